@@ -404,7 +404,14 @@ impl Core {
     /// Crosses the switch point of a hybrid slice: the rest of the slice (from the first 2 MiB
     /// boundary at or after the switch point) gets `HUGEPAGE`, the limit becomes the slice end.
     /// With `+collapse` the whole slice gets `HUGEPAGE` and the prefix is collapsed now.
-    fn switch(&self, state: &ClassState, start: usize, switch_at: usize, end: usize, policy: Policy) {
+    fn switch(
+        &self,
+        state: &ClassState,
+        start: usize,
+        switch_at: usize,
+        end: usize,
+        policy: Policy,
+    ) {
         if policy.collapse {
             self.advise(start, end - start, Advice::Huge);
             let prefix = (switch_at - start) / HUGE_PAGE * HUGE_PAGE;
@@ -465,7 +472,11 @@ impl Core {
             unsafe { System.dealloc(p, system_layout(layout)) };
             return;
         };
-        debug_assert_eq!(route(layout), Route::Class(class), "layout does not match block");
+        debug_assert_eq!(
+            route(layout),
+            Route::Class(class),
+            "layout does not match block"
+        );
         let home = &self.arenas[index];
         if ptr::eq(home, local) {
             let state = &home.classes[class];
@@ -542,7 +553,11 @@ impl Core {
         out.arenas_claimed = self.ever_claimed.load(Relaxed).count_ones();
         out.advice_errors = self.advice_errors.load(Relaxed);
         self.shared_fallbacks.sum_into(&mut out.fallbacks);
-        let arenas = if out.slice_bytes == 0 { 0 } else { self.arena_count() };
+        let arenas = if out.slice_bytes == 0 {
+            0
+        } else {
+            self.arena_count()
+        };
         for (index, arena) in self.arenas.iter().enumerate().take(arenas) {
             arena.fallbacks.sum_into(&mut out.fallbacks);
             for (class, state) in arena.classes.iter().enumerate() {

@@ -31,6 +31,13 @@ pub enum HeapError {
     SliceBytes(usize),
     /// `arenas` is outside 1..=32.
     Arenas(usize),
+    /// `arenas x 32 x slice_bytes` does not fit in the address space.
+    Overflow {
+        /// Bytes per slice asked for.
+        slice_bytes: usize,
+        /// Arenas asked for.
+        arenas: usize,
+    },
     /// The kernel refused the mapping.
     Reserve {
         /// Bytes asked for.
@@ -48,6 +55,13 @@ impl fmt::Display for HeapError {
                 "slice size {n} is not a power of two of at least {MIN_HEAP_SLICE_BYTES} bytes"
             ),
             HeapError::Arenas(n) => write!(f, "arena count {n} is outside 1..={MAX_ARENAS}"),
+            HeapError::Overflow {
+                slice_bytes,
+                arenas,
+            } => write!(
+                f,
+                "{arenas} arenas x {CLASS_COUNT} slices of {slice_bytes} bytes overflow the address space"
+            ),
             HeapError::Reserve { bytes, errno } => write!(
                 f,
                 "reserving {bytes} bytes failed: {}",
@@ -82,8 +96,15 @@ impl SliceHeap {
         if !(1..=MAX_ARENAS).contains(&arenas) {
             return Err(HeapError::Arenas(arenas));
         }
-        let bytes = arenas * CLASS_COUNT * slice_bytes;
-        let base = crate::os::reserve(bytes).map_err(|errno| HeapError::Reserve { bytes, errno })?;
+        let bytes = (arenas * CLASS_COUNT)
+            .checked_mul(slice_bytes)
+            .filter(|&b| b <= isize::MAX as usize / 2)
+            .ok_or(HeapError::Overflow {
+                slice_bytes,
+                arenas,
+            })?;
+        let base =
+            crate::os::reserve(bytes).map_err(|errno| HeapError::Reserve { bytes, errno })?;
         let core = Box::new(Core::new());
         core.set_policy(policy);
         core.install(base, slice_bytes.trailing_zeros(), arenas);

@@ -1,0 +1,48 @@
+//! The slice allocator's integration tests, one module per feature.
+
+mod carving;
+mod churn;
+mod fallbacks;
+mod faults;
+mod policy;
+mod thp;
+mod threads;
+
+use std::alloc::Layout;
+
+use slice_alloc::{HeapConfig, Policy, SliceHeap, ThpPolicy};
+
+/// A heap with `arenas` arenas of `slice_bytes` slices under `policy`.
+pub fn heap(slice_bytes: usize, arenas: usize, policy: Policy) -> SliceHeap {
+    SliceHeap::new(HeapConfig {
+        slice_bytes,
+        arenas,
+        policy,
+    })
+    .expect("the test heap is mapped")
+}
+
+/// A hybrid policy switching at `mib`.
+pub fn hybrid(mib: u32) -> Policy {
+    Policy {
+        thp: ThpPolicy::Hybrid { switch_at_mib: mib },
+        populate: false,
+        collapse: false,
+    }
+}
+
+/// A policy without ablations.
+pub fn plain(thp: ThpPolicy) -> Policy {
+    Policy {
+        thp,
+        populate: false,
+        collapse: false,
+    }
+}
+
+/// `size` bytes, 16-aligned.
+pub fn layout(size: usize) -> Layout {
+    Layout::from_size_align(size, 16).expect("a valid layout")
+}
+
+pub const MIB: usize = 1 << 20;
