@@ -1,0 +1,223 @@
+//! `SliceAlloc` as this binary's global allocator. The checks share one process-wide heap and
+//! depend on which arenas are free, so they run one after another from `main` (no harness).
+
+use std::collections::HashMap;
+use std::process::Command;
+use std::sync::{Arc, Barrier, mpsc};
+use std::thread;
+
+use slice_alloc::{CLASS_COUNT, HUGE_PAGE, MAX_ARENAS, Policy, SliceAlloc, Stats};
+
+#[global_allocator]
+static ALLOC: SliceAlloc = SliceAlloc;
+
+/// Set in the child processes this binary starts to check the environment variable.
+const CHILD: &str = "SLICE_ALLOC_GLOBAL_TEST_CHILD";
+
+fn main() {
+    if std::env::var_os(CHILD).is_some() {
+        let words: Vec<String> = (0..100).map(|i| i.to_string()).collect();
+        println!(
+            "policy={} words={}",
+            slice_alloc::policy().unwrap(),
+            words.len()
+        );
+        return;
+    }
+    let checks: [(&str, fn()); 7] = [
+        (
+            "the_policy_is_known_once_a_request_was_served",
+            policy_is_known,
+        ),
+        ("the_reservation_is_2_mib_aligned", reservation_is_aligned),
+        (
+            "a_multithreaded_workload_runs_intact",
+            multithreaded_workload,
+        ),
+        ("a_new_thread_inherits_a_parked_arena", inheritance),
+        (
+            "threads_beyond_the_arenas_use_the_system_allocator",
+            more_threads_than_arenas,
+        ),
+        ("stats_into_does_not_allocate", stats_into_does_not_allocate),
+        (
+            "the_policy_comes_from_the_environment",
+            policy_from_environment,
+        ),
+    ];
+    for (name, check) in checks {
+        print!("check {name} ... ");
+        check();
+        println!("ok");
+    }
+}
+
+fn policy_is_known() {
+    let expected = std::env::var("CHECKBENCH_SLICE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(Policy::DEFAULT);
+    assert_eq!(slice_alloc::policy(), Some(expected));
+    assert!(
+        slice_alloc::current_arena().is_some(),
+        "main holds an arena"
+    );
+}
+
+fn reservation_is_aligned() {
+    let (base, len) = slice_alloc::reservation().expect("the reservation is mapped");
+    let stats = slice_alloc::stats().unwrap();
+    assert_eq!(base % HUGE_PAGE, 0);
+    assert_eq!(len, MAX_ARENAS * CLASS_COUNT * stats.slice_bytes);
+    assert!(stats.slice_bytes >= 4 << 20);
+}
+
+fn total_remote_frees(stats: &Stats) -> u64 {
+    (0..CLASS_COUNT)
+        .map(|c| stats.class_total(c).remote_frees)
+        .sum()
+}
+
+fn multithreaded_workload() {
+    const THREADS: usize = 8;
+    let before = slice_alloc::stats().unwrap();
+    let (senders, receivers): (Vec<_>, Vec<_>) = (0..THREADS)
+        .map(|_| mpsc::channel::<(usize, Vec<String>)>())
+        .unzip();
+    let workers: Vec<_> = receivers
+        .into_iter()
+        .enumerate()
+        .map(|(t, inbox)| {
+            let next = senders[(t + 1) % THREADS].clone();
+            thread::spawn(move || {
+                let mut table: HashMap<String, Vec<u64>> = HashMap::new();
+                for round in 0..200 {
+                    let words: Vec<String> =
+                        (0..50).map(|i| format!("t{t}-r{round}-w{i}")).collect();
+                    for (i, w) in words.iter().enumerate() {
+                        table.entry(w.clone()).or_default().push(i as u64);
+                    }
+                    next.send((round, words)).unwrap();
+                }
+                drop(next);
+                let from = (t + THREADS - 1) % THREADS;
+                let mut received = 0;
+                for (round, words) in inbox {
+                    assert_eq!(words.len(), 50);
+                    assert_eq!(words[7], format!("t{from}-r{round}-w7"));
+                    received += 1;
+                }
+                assert_eq!(received, 200);
+                let sum: u64 = table.values().flatten().sum();
+                assert_eq!(sum, 200 * (0..50).sum::<u64>());
+                slice_alloc::current_arena()
+            })
+        })
+        .collect();
+    drop(senders);
+    let arenas: Vec<_> = workers.into_iter().map(|w| w.join().unwrap()).collect();
+    assert!(
+        arenas.iter().all(Option::is_some),
+        "every worker held an arena"
+    );
+    let after = slice_alloc::stats().unwrap();
+    assert!(after.arenas_claimed >= 2);
+    assert!(
+        total_remote_frees(&after) >= total_remote_frees(&before) + 8 * 200 * 50,
+        "every received word was freed remotely"
+    );
+}
+
+fn inheritance() {
+    let size = 440; // class 27, which nothing else here uses much
+    let (index, block) = thread::spawn(move || {
+        let b = vec![1u8; size];
+        let p = b.as_ptr() as usize;
+        drop(b);
+        (slice_alloc::current_arena().unwrap(), p)
+    })
+    .join()
+    .unwrap();
+    let (index2, block2) = thread::spawn(move || {
+        let b = vec![2u8; size];
+        (slice_alloc::current_arena().unwrap(), b.as_ptr() as usize)
+    })
+    .join()
+    .unwrap();
+    assert_eq!(index2, index, "the parked arena is the lowest free one");
+    assert_eq!(block2, block, "its free list came with it");
+}
+
+fn more_threads_than_arenas() {
+    const THREADS: usize = MAX_ARENAS + 8;
+    let before = slice_alloc::stats().unwrap().fallbacks.no_arena;
+    let barrier = Arc::new(Barrier::new(THREADS));
+    let workers: Vec<_> = (0..THREADS)
+        .map(|t| {
+            let barrier = Arc::clone(&barrier);
+            thread::spawn(move || {
+                let mine: Vec<Box<[u64; 4]>> =
+                    (0..100).map(|i| Box::new([t as u64, i, 0, 0])).collect();
+                barrier.wait();
+                assert!(
+                    mine.iter()
+                        .enumerate()
+                        .all(|(i, b)| b[0] == t as u64 && b[1] == i as u64)
+                );
+                slice_alloc::current_arena()
+            })
+        })
+        .collect();
+    let held = workers
+        .into_iter()
+        .map(|w| w.join().unwrap())
+        .filter(Option::is_some)
+        .count();
+    assert!(
+        held < MAX_ARENAS,
+        "main holds one, so at most 31 workers held one ({held})"
+    );
+    let after = slice_alloc::stats().unwrap().fallbacks.no_arena;
+    assert!(
+        after >= before + 100 * (THREADS - held) as u64,
+        "{before} -> {after}"
+    );
+}
+
+fn stats_into_does_not_allocate() {
+    let mut first = Box::new(Stats::zeroed(Policy::DEFAULT));
+    let mut second = Box::new(Stats::zeroed(Policy::DEFAULT));
+    let arena = slice_alloc::current_arena().unwrap();
+    assert!(slice_alloc::stats_into(&mut first));
+    assert!(slice_alloc::stats_into(&mut second));
+    assert_eq!(first.classes[arena], second.classes[arena]);
+    assert_eq!(first.fallbacks, second.fallbacks);
+}
+
+fn policy_from_environment() {
+    let exe = std::env::current_exe().unwrap();
+    let run = |value: &str| {
+        let out = Command::new(&exe)
+            .env(CHILD, "1")
+            .env("CHECKBENCH_SLICE", value)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{value}: {out:?}");
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    for value in ["nohuge", "huge", "hybrid@4+populate", "hybrid@16+collapse"] {
+        let (stdout, stderr) = run(value);
+        assert_eq!(stdout, format!("policy={value} words=100\n"));
+        assert_eq!(stderr, "");
+    }
+    let (stdout, stderr) = run("turbo");
+    assert_eq!(stdout, "policy=hybrid@8 words=100\n");
+    assert_eq!(
+        stderr.matches("CHECKBENCH_SLICE=turbo").count(),
+        1,
+        "{stderr}"
+    );
+}
