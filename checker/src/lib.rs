@@ -1,6 +1,22 @@
-//! checker: the workload (the checker helper fills it in).
+#![doc = include_str!("../README.md")]
+pub mod bind;
+pub mod check;
 pub mod cli;
+pub mod diag;
+pub mod parse;
 pub mod report;
+pub mod types;
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use corpora::Corpus;
+use rayon::prelude::*;
+use sha2::{Digest as _, Sha256};
+
+pub use diag::{Code, Diagnostic};
+use parse::ParsedFile;
+use report::{Counts, Phases};
 
 /// Which allocator a binary was built with, as the binary itself proves it.
 #[derive(Clone, Debug)]
@@ -10,4 +26,194 @@ pub struct AllocatorIdentity {
     /// The allocator's own identification (its version string); for `slice`, the checker
     /// reads the policy and statistics from `slice_alloc` itself.
     pub identity: String,
+}
+
+/// Stack of every parse, bind and check thread. swc's parser and the checker recurse;
+/// the stack is virtual memory, resident only as deep as a file's nesting goes.
+pub const STACK_BYTES: usize = 512 << 20; // 512 MiB
+
+/// How to run the workload.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Number of checker threads (file i goes to checker i mod N).
+    pub checkers: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { checkers: 1 }
+    }
+}
+
+/// What a run found.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub counts: Counts,
+    pub phases: Phases,
+    /// Sorted and deduplicated.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Hex SHA-256 over the diagnostics and per-file results.
+    pub digest: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(
+        "corpus `{0}` has no source files (.ts, .tsx, .d.ts, .mts, .cts, .js, .jsx, .mjs, .cjs)"
+    )]
+    NoSourceFiles(String),
+    #[error("the number of checkers must be at least 1")]
+    NoCheckers,
+    #[error("could not start a thread pool: {0}")]
+    Pool(#[from] rayon::ThreadPoolBuildError),
+}
+
+/// What one checker thread hands back.
+struct CheckerResult {
+    diagnostics: Vec<Diagnostic>,
+    summaries: Vec<(usize, String)>,
+    types: u64,
+    relations: u64,
+}
+
+/// Runs the workload: parse and bind in parallel, then `opts.checkers` checkers.
+pub fn run(corpus: &Corpus, opts: &Options) -> Result<Outcome, Error> {
+    if opts.checkers == 0 {
+        return Err(Error::NoCheckers);
+    }
+    let sources: Vec<(String, &[u8], bool)> = corpus
+        .files
+        .iter()
+        .filter(|f| parse::is_source_path(&f.path))
+        .map(|f| (f.path.clone(), &f.bytes[..], false))
+        .chain(
+            corpus
+                .lib
+                .iter()
+                .filter(|f| parse::is_source_path(&f.path))
+                .map(|f| {
+                    let path = if f.path.starts_with("lib/") {
+                        f.path.clone()
+                    } else {
+                        format!("lib/{}", f.path)
+                    };
+                    (path, &f.bytes[..], true)
+                }),
+        )
+        .collect();
+    if !sources.iter().any(|s| !s.2) {
+        return Err(Error::NoSourceFiles(corpus.name.clone()));
+    }
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let front = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(STACK_BYTES)
+        .thread_name(|i| format!("parse-{i}"))
+        .build()?;
+    let checker_pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.checkers)
+        .stack_size(STACK_BYTES)
+        .thread_name(|i| format!("checker-{i}"))
+        .build()?;
+
+    let start = Instant::now();
+    let parsed: Vec<ParsedFile> = front.install(|| {
+        sources
+            .par_iter()
+            .map(|(p, b, lib)| parse::parse(p, b, *lib))
+            .collect()
+    });
+    let parse_s = start.elapsed().as_secs_f64();
+
+    let start = Instant::now();
+    let bound = front.install(|| bind::bind_all(&parsed));
+    let bind_s = start.elapsed().as_secs_f64();
+
+    let start = Instant::now();
+    let n = opts.checkers;
+    let results: Vec<CheckerResult> = checker_pool.broadcast(|ctx| {
+        let mut checker = check::Checker::new(&parsed, &bound);
+        let mut summaries = Vec::new();
+        for file in (ctx.index()..parsed.len()).step_by(n) {
+            checker.check_file(file as u32);
+            summaries.push((file, checker.file_summary(file as u32)));
+        }
+        let counts = checker.counts();
+        CheckerResult {
+            diagnostics: checker.take_diagnostics(),
+            summaries,
+            types: counts.types,
+            relations: counts.relations,
+        }
+    });
+    let check_s = start.elapsed().as_secs_f64();
+
+    let mut diagnostics: Vec<Diagnostic> = parsed
+        .iter()
+        .flat_map(|f| f.diagnostics.iter().cloned())
+        .collect();
+    let mut summaries = vec![String::new(); parsed.len()];
+    let mut counts = Counts {
+        files: parsed.len() as u64,
+        bytes: parsed.iter().map(|f| f.bytes).sum(),
+        lines: parsed.iter().map(|f| f.lines()).sum(),
+        ast_nodes: bound.files.iter().map(|f| f.nodes).sum(),
+        symbols: bound.symbol_count(),
+        ..Counts::default()
+    };
+    for r in results {
+        diagnostics.extend(r.diagnostics);
+        for (i, s) in r.summaries {
+            summaries[i] = s;
+        }
+        counts.types += r.types;
+        counts.relations += r.relations;
+    }
+    diagnostics.sort();
+    diagnostics.dedup();
+    counts.diagnostics = diagnostics.len() as u64;
+    let mut by_code = BTreeMap::new();
+    for d in &diagnostics {
+        *by_code.entry(d.code.label()).or_insert(0) += 1;
+    }
+    counts.diagnostics_by_code = by_code;
+
+    let mut hasher = Sha256::new();
+    for d in &diagnostics {
+        hasher.update(d.to_string().as_bytes());
+        hasher.update(b"\n");
+    }
+    for (i, f) in parsed.iter().enumerate() {
+        let b = &bound.files[i];
+        let line = format!(
+            "{}\t{}\t{}\t{}\t{}\t{}\n",
+            f.path,
+            f.bytes,
+            f.lines(),
+            b.nodes,
+            b.symbols.len(),
+            summaries[i]
+        );
+        hasher.update(line.as_bytes());
+    }
+    let digest = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+
+    // Deep trees drop recursively: drop them on the big-stack threads too.
+    drop(bound);
+    front.install(|| parsed.into_par_iter().for_each(drop));
+
+    Ok(Outcome {
+        counts,
+        phases: Phases {
+            parse_s,
+            bind_s,
+            check_s,
+        },
+        diagnostics,
+        digest,
+    })
 }

@@ -86,3 +86,150 @@ pub struct ProcessReport {
     pub vm_hwm_kib: u64,
     pub anon_huge_kib: u64,
 }
+
+impl RunReport {
+    /// The report of one run, with the allocator's and the process's view read now.
+    pub fn new(
+        corpus: &str,
+        checkers: usize,
+        outcome: &crate::Outcome,
+        allocator: &crate::AllocatorIdentity,
+    ) -> Self {
+        let slice = if allocator.name == "slice" {
+            slice_alloc::stats().map(|s| SliceReport::from_stats(&s))
+        } else {
+            None
+        };
+        let identity = match (&slice, allocator.name) {
+            (Some(s), _) => s.policy.clone(),
+            (None, "slice") => {
+                slice_alloc::policy().map_or_else(|| allocator.identity.clone(), |p| p.to_string())
+            }
+            _ => allocator.identity.clone(),
+        };
+        RunReport {
+            corpus: corpus.to_string(),
+            checkers,
+            counts: outcome.counts.clone(),
+            phases: outcome.phases.clone(),
+            digest: outcome.digest.clone(),
+            allocator: AllocatorReport {
+                name: allocator.name.to_string(),
+                identity,
+                slice,
+            },
+            process: ProcessReport::read(),
+        }
+    }
+
+    /// The report as a human reads it.
+    pub fn human(&self) -> String {
+        use std::fmt::Write;
+        let c = &self.counts;
+        let p = &self.phases;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "corpus      {} ({} checker{})",
+            self.corpus,
+            self.checkers,
+            if self.checkers == 1 { "" } else { "s" }
+        );
+        let _ = writeln!(
+            s,
+            "files       {} ({:.1} MiB, {} lines)",
+            c.files,
+            c.bytes as f64 / (1 << 20) as f64,
+            c.lines
+        );
+        let _ = writeln!(s, "ast nodes   {}", c.ast_nodes);
+        let _ = writeln!(s, "symbols     {}", c.symbols);
+        let _ = writeln!(s, "types       {}", c.types);
+        let _ = writeln!(s, "relations   {}", c.relations);
+        let _ = writeln!(s, "diagnostics {}", c.diagnostics);
+        for (code, n) in &c.diagnostics_by_code {
+            let _ = writeln!(s, "  {code:<9} {n}");
+        }
+        let _ = writeln!(s, "parse       {:.3} s", p.parse_s);
+        let _ = writeln!(s, "bind        {:.3} s", p.bind_s);
+        let _ = writeln!(s, "check       {:.3} s", p.check_s);
+        let _ = writeln!(
+            s,
+            "allocator   {} {}",
+            self.allocator.name, self.allocator.identity
+        );
+        let _ = writeln!(
+            s,
+            "peak rss    {} KiB (AnonHugePages {} KiB)",
+            self.process.vm_hwm_kib, self.process.anon_huge_kib
+        );
+        let _ = writeln!(s, "digest      {}", self.digest);
+        s
+    }
+}
+
+impl SliceReport {
+    /// Sums the per-arena counters of the slice allocator.
+    pub fn from_stats(stats: &slice_alloc::Stats) -> Self {
+        let mut classes: Vec<SliceClassReport> = (0..slice_alloc::CLASS_COUNT)
+            .map(|c| SliceClassReport {
+                size: 16 * (c as u32 + 1),
+                ..SliceClassReport::default()
+            })
+            .collect();
+        for arena in stats.classes.iter() {
+            for (c, s) in arena.iter().enumerate() {
+                let r = &mut classes[c];
+                r.allocs += s.allocs;
+                r.carved_bytes += s.carved_bytes;
+                r.max_slice_carved_bytes = r.max_slice_carved_bytes.max(s.carved_bytes);
+                r.reuses += s.reuses;
+                r.remote_frees += s.remote_frees;
+                r.slow_paths += s.slow_paths;
+                r.switches += s.switches;
+            }
+        }
+        let f = &stats.fallbacks;
+        let fallbacks = [
+            ("zero_size", f.zero_size),
+            ("too_large", f.too_large),
+            ("over_aligned", f.over_aligned),
+            ("slice_exhausted", f.slice_exhausted),
+            ("no_arena", f.no_arena),
+            ("no_reservation", f.no_reservation),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        SliceReport {
+            policy: stats.policy.to_string(),
+            slice_bytes: stats.slice_bytes as u64,
+            arenas_claimed: stats.arenas_claimed,
+            classes,
+            fallbacks,
+        }
+    }
+}
+
+impl ProcessReport {
+    /// VmHWM from /proc/self/status and AnonHugePages from /proc/self/smaps_rollup;
+    /// zero where they cannot be read (not Linux).
+    pub fn read() -> Self {
+        let field = |text: &str, name: &str| -> u64 {
+            text.lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+                .unwrap_or(0)
+        };
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        let rollup = std::fs::read_to_string("/proc/self/smaps_rollup").unwrap_or_default();
+        ProcessReport {
+            vm_hwm_kib: field(&status, "VmHWM:"),
+            anon_huge_kib: rollup
+                .lines()
+                .filter_map(|l| l.strip_prefix("AnonHugePages:"))
+                .filter_map(|r| r.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+                .sum(),
+        }
+    }
+}

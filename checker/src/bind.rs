@@ -1,0 +1,1844 @@
+//! Binding: scopes, symbols, declaration merging and module resolution.
+//!
+//! Each file is bound on its own (in parallel) into a [`FileBinding`]: a symbol per
+//! declaration, the symbol every identifier denotes, the file's exports and imports.
+//! A short sequential step then merges the global declarations of script files, the
+//! standard library and `declare global` blocks into one global table.
+//!
+//! **Symbol ids do not depend on the checker count**: they are fixed here, before any
+//! checker starts, so anything derived from them is the same for 1 or N checkers.
+use rustc_hash::FxHashMap;
+use swc_atoms::Atom;
+use swc_ecma_ast::*;
+
+use crate::parse::ParsedFile;
+
+/// Which file's table a symbol lives in; [`GLOBAL_FILE`] is the merged global table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SymbolId {
+    pub file: u32,
+    pub index: u32,
+}
+
+/// The `file` of merged global symbols.
+pub const GLOBAL_FILE: u32 = u32::MAX;
+
+/// What a symbol can mean (bit set).
+pub mod flags {
+    pub const VARIABLE: u32 = 1 << 0;
+    pub const FUNCTION: u32 = 1 << 1;
+    pub const CLASS: u32 = 1 << 2;
+    pub const INTERFACE: u32 = 1 << 3;
+    pub const TYPE_ALIAS: u32 = 1 << 4;
+    pub const ENUM: u32 = 1 << 5;
+    pub const ENUM_MEMBER: u32 = 1 << 6;
+    pub const NAMESPACE: u32 = 1 << 7;
+    pub const TYPE_PARAM: u32 = 1 << 8;
+    pub const PARAMETER: u32 = 1 << 9;
+    pub const PROPERTY: u32 = 1 << 10;
+    pub const METHOD: u32 = 1 << 11;
+    pub const ALIAS: u32 = 1 << 12;
+    pub const DEFAULT_EXPORT: u32 = 1 << 13;
+    pub const VALUE: u32 = VARIABLE | FUNCTION | CLASS | ENUM | ENUM_MEMBER | PARAMETER | NAMESPACE;
+    pub const TYPE: u32 = CLASS | INTERFACE | TYPE_ALIAS | ENUM | TYPE_PARAM;
+}
+
+/// What an import names in its module.
+#[derive(Clone, Debug)]
+pub enum Imported {
+    Named(Atom),
+    Default,
+    Namespace,
+}
+
+/// A class or interface member declaration.
+#[derive(Clone, Copy, Debug)]
+pub enum MemberDecl<'a> {
+    PropertySignature(&'a TsPropertySignature),
+    MethodSignature(&'a TsMethodSignature),
+    Getter(&'a TsGetterSignature),
+    Setter(&'a TsSetterSignature),
+    ClassProp(&'a ClassProp),
+    ClassMethod(&'a ClassMethod),
+    ParamProp(&'a BindingIdent),
+}
+
+/// One declaration of a symbol, pointing into the (shared, read-only) syntax tree.
+#[derive(Clone, Debug)]
+pub enum DeclRef<'a> {
+    /// A variable, parameter or catch binding; `init` only for a plain `name = init`.
+    Binding {
+        ident: &'a BindingIdent,
+        init: Option<&'a Expr>,
+        in_pattern: bool,
+        is_const: bool,
+    },
+    Function(&'a Function),
+    Class(&'a Class),
+    Interface(&'a TsInterfaceDecl),
+    Alias(&'a TsTypeAliasDecl),
+    Enum(&'a TsEnumDecl),
+    EnumMember(&'a TsEnumMember),
+    Namespace(&'a TsModuleDecl),
+    TypeParam(&'a TsTypeParam),
+    Member(MemberDecl<'a>),
+    /// `import x from`, `import {x as y} from`, `export {x} from`: the module (when it
+    /// resolved inside the corpus) and the name there.
+    Import {
+        module: Option<u32>,
+        specifier: Atom,
+        imported: Imported,
+    },
+    /// `export default expr` / `export = expr`.
+    DefaultExpr(&'a Expr),
+}
+
+/// A named entity: its declarations (merged), members and exports.
+#[derive(Debug)]
+pub struct Symbol<'a> {
+    pub name: Atom,
+    pub flags: u32,
+    /// File whose syntax holds the declarations (for a merged symbol, the first one's).
+    pub decls: Vec<(u32, DeclRef<'a>)>,
+    /// Instance members of classes and interfaces.
+    pub members: FxHashMap<Atom, SymbolId>,
+    /// Exports of namespaces, members of enums, static members of classes.
+    pub exports: FxHashMap<Atom, SymbolId>,
+}
+
+impl<'a> Symbol<'a> {
+    fn new(name: Atom, flags: u32) -> Self {
+        Symbol {
+            name,
+            flags,
+            decls: Vec::new(),
+            members: FxHashMap::default(),
+            exports: FxHashMap::default(),
+        }
+    }
+}
+
+/// The binding of one file.
+#[derive(Debug, Default)]
+pub struct FileBinding<'a> {
+    pub symbols: Vec<Symbol<'a>>,
+    /// The symbol each identifier denotes (declaration or reference), by the identifier's
+    /// start position. Identifiers not in the map resolve in the global table.
+    pub node_symbols: FxHashMap<u32, SymbolId>,
+    /// Module exports by name (`default` for the default export).
+    pub exports: FxHashMap<Atom, SymbolId>,
+    /// Modules re-exported whole with `export * from`.
+    pub export_stars: Vec<u32>,
+    /// The file each resolved module specifier names, by the specifier's start position.
+    pub import_modules: FxHashMap<u32, u32>,
+    /// Relative or bare imports that did not resolve inside the corpus: position and text.
+    pub unresolved_imports: Vec<(u32, Atom)>,
+    /// Top-level declarations of a script file, and `declare global` ones: merged globally.
+    pub globals: Vec<SymbolId>,
+    pub is_module: bool,
+    /// Syntax nodes visited (expressions, statements, patterns, types, members).
+    pub nodes: u64,
+}
+
+/// Every file's binding plus the merged global table.
+pub struct Bound<'a> {
+    pub files: Vec<FileBinding<'a>>,
+    pub global_symbols: Vec<Symbol<'a>>,
+    pub globals: FxHashMap<Atom, SymbolId>,
+}
+
+impl<'a> Bound<'a> {
+    pub fn symbol(&self, id: SymbolId) -> &Symbol<'a> {
+        if id.file == GLOBAL_FILE {
+            &self.global_symbols[id.index as usize]
+        } else {
+            &self.files[id.file as usize].symbols[id.index as usize]
+        }
+    }
+
+    /// Total number of symbols, merged ones included.
+    pub fn symbol_count(&self) -> u64 {
+        self.global_symbols.len() as u64
+            + self
+                .files
+                .iter()
+                .map(|f| f.symbols.len() as u64)
+                .sum::<u64>()
+    }
+
+    /// The symbol an identifier at `pos` in `file` denotes.
+    pub fn resolve(&self, file: u32, pos: u32, name: &Atom) -> Option<SymbolId> {
+        self.files[file as usize]
+            .node_symbols
+            .get(&pos)
+            .copied()
+            .or_else(|| self.globals.get(name).copied())
+    }
+}
+
+/// Resolves a module specifier written in `from` like TypeScript: relative paths only,
+/// trying the TypeScript extensions, `.js` written for `.ts`, and index files.
+pub fn resolve_module(paths: &FxHashMap<&str, u32>, from: &str, specifier: &str) -> Option<u32> {
+    if !(specifier.starts_with("./")
+        || specifier.starts_with("../")
+        || specifier == "."
+        || specifier == "..")
+    {
+        return None;
+    }
+    let dir = from.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for part in specifier.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    let base = parts.join("/");
+    let lookup = |p: &str| paths.get(p).copied();
+    let js_swaps: &[(&str, &[&str])] = &[
+        (".js", &[".ts", ".tsx", ".d.ts", ".js"]),
+        (".jsx", &[".tsx", ".jsx"]),
+        (".mjs", &[".mts", ".d.mts", ".mjs"]),
+        (".cjs", &[".cts", ".d.cts", ".cjs"]),
+    ];
+    for (ext, replacements) in js_swaps {
+        if let Some(stem) = base.strip_suffix(ext) {
+            for r in *replacements {
+                if let Some(i) = lookup(&format!("{stem}{r}")) {
+                    return Some(i);
+                }
+            }
+        }
+    }
+    if let Some(i) = lookup(&base).filter(|_| crate::parse::is_source_path(&base)) {
+        return Some(i);
+    }
+    const TRY: &[&str] = &[
+        ".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs",
+    ];
+    TRY.iter()
+        .find_map(|ext| lookup(&format!("{base}{ext}")))
+        .or_else(|| {
+            TRY.iter()
+                .find_map(|ext| lookup(&format!("{base}/index{ext}")))
+        })
+}
+
+/// Binds every file (in parallel on the current rayon pool) and merges the globals.
+pub fn bind_all<'a>(files: &'a [ParsedFile]) -> Bound<'a> {
+    use rayon::prelude::*;
+    let paths: FxHashMap<&str, u32> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.path.as_str(), i as u32))
+        .collect();
+    let bindings: Vec<FileBinding<'a>> = files
+        .par_iter()
+        .enumerate()
+        .map(|(i, f)| bind_file(i as u32, f, &paths))
+        .collect();
+    merge_globals(bindings)
+}
+
+fn merge_globals(files: Vec<FileBinding<'_>>) -> Bound<'_> {
+    let mut bound = Bound {
+        files,
+        global_symbols: Vec::new(),
+        globals: FxHashMap::default(),
+    };
+    let contributions: Vec<SymbolId> = bound
+        .files
+        .iter()
+        .flat_map(|f| f.globals.iter().copied())
+        .collect();
+    for id in contributions {
+        let name = bound.symbol(id).name.clone();
+        merge_into(&mut bound, name, id, None);
+    }
+    bound
+}
+
+/// Adds `id` under `name` to the global table, or to the exports of the merged namespace
+/// `parent`, merging with what is already there.
+fn merge_into<'a>(bound: &mut Bound<'a>, name: Atom, id: SymbolId, parent: Option<SymbolId>) {
+    let existing = match parent {
+        None => bound.globals.get(&name).copied(),
+        Some(p) => bound.global_symbols[p.index as usize]
+            .exports
+            .get(&name)
+            .copied(),
+    };
+    let target = match existing {
+        None => {
+            match parent {
+                None => bound.globals.insert(name, id),
+                Some(p) => bound.global_symbols[p.index as usize]
+                    .exports
+                    .insert(name, id),
+            };
+            return;
+        }
+        Some(existing) if existing.file == GLOBAL_FILE => existing,
+        Some(existing) => {
+            // First collision: make a merged symbol that starts as a copy of `existing`.
+            let first = bound.symbol(existing);
+            let mut copy = Symbol::new(first.name.clone(), first.flags);
+            copy.decls = first.decls.clone();
+            copy.members = first.members.clone();
+            let first_exports: Vec<(Atom, SymbolId)> =
+                first.exports.iter().map(|(k, v)| (k.clone(), *v)).collect();
+            let merged_id = SymbolId {
+                file: GLOBAL_FILE,
+                index: bound.global_symbols.len() as u32,
+            };
+            bound.global_symbols.push(copy);
+            match parent {
+                None => bound.globals.insert(name, merged_id),
+                Some(p) => bound.global_symbols[p.index as usize]
+                    .exports
+                    .insert(name, merged_id),
+            };
+            for (k, v) in first_exports {
+                merge_into(bound, k, v, Some(merged_id));
+            }
+            merged_id
+        }
+    };
+    let other = bound.symbol(id);
+    let flags = other.flags;
+    let decls = other.decls.clone();
+    let members: Vec<(Atom, SymbolId)> =
+        other.members.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    let exports: Vec<(Atom, SymbolId)> =
+        other.exports.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    let t = &mut bound.global_symbols[target.index as usize];
+    t.flags |= flags;
+    t.decls.extend(decls);
+    for (k, v) in members {
+        t.members.entry(k).or_insert(v);
+    }
+    for (k, v) in exports {
+        merge_into(bound, k, v, Some(target));
+    }
+}
+
+/// Binds one file.
+pub fn bind_file<'a>(
+    index: u32,
+    file: &'a ParsedFile,
+    paths: &FxHashMap<&str, u32>,
+) -> FileBinding<'a> {
+    let mut b = Binder {
+        file: index,
+        path: &file.path,
+        paths,
+        out: FileBinding::default(),
+        scopes: Vec::new(),
+        global_scope: false,
+    };
+    match &file.program {
+        Some(Program::Module(m)) => {
+            b.out.is_module = file.is_module();
+            b.global_scope = !b.out.is_module;
+            b.scopes.push(FxHashMap::default());
+            b.hoist_items(&m.body, None);
+            for item in &m.body {
+                b.item(item, None);
+            }
+        }
+        Some(Program::Script(s)) => {
+            b.global_scope = true;
+            b.scopes.push(FxHashMap::default());
+            b.hoist_stmts(&s.body);
+            for stmt in &s.body {
+                b.stmt(stmt);
+            }
+        }
+        None => {}
+    }
+    if b.global_scope {
+        let top = b.scopes.pop().unwrap_or_default();
+        let mut ids: Vec<SymbolId> = top.into_values().collect();
+        ids.sort();
+        b.out.globals.extend(ids);
+    }
+    b.out
+}
+
+struct Binder<'a, 'p> {
+    file: u32,
+    path: &'a str,
+    paths: &'p FxHashMap<&'p str, u32>,
+    out: FileBinding<'a>,
+    scopes: Vec<FxHashMap<Atom, SymbolId>>,
+    /// Top-level names of a script file are global: references to them resolve late.
+    global_scope: bool,
+}
+
+impl<'a> Binder<'a, '_> {
+    fn new_symbol(&mut self, name: Atom, flags: u32, decl: DeclRef<'a>) -> SymbolId {
+        let id = SymbolId {
+            file: self.file,
+            index: self.out.symbols.len() as u32,
+        };
+        let mut s = Symbol::new(name, flags);
+        s.decls.push((self.file, decl));
+        self.out.symbols.push(s);
+        id
+    }
+
+    /// Declares `name` in the innermost scope, merging with a same-named declaration there.
+    fn declare(&mut self, name: &Atom, pos: u32, flags: u32, decl: DeclRef<'a>) -> SymbolId {
+        let scope = self.scopes.last_mut().expect("a scope is open");
+        let id = if let Some(&id) = scope.get(name) {
+            let s = &mut self.out.symbols[id.index as usize];
+            s.flags |= flags;
+            s.decls.push((self.file, decl));
+            id
+        } else {
+            let id = self.new_symbol(name.clone(), flags, decl);
+            self.scopes
+                .last_mut()
+                .expect("a scope is open")
+                .insert(name.clone(), id);
+            id
+        };
+        self.out.node_symbols.insert(pos, id);
+        id
+    }
+
+    fn reference(&mut self, ident: &Ident) {
+        self.out.nodes += 1;
+        let top = if self.global_scope { 1 } else { 0 };
+        for scope in self.scopes[top..].iter().rev() {
+            if let Some(&id) = scope.get(&ident.sym) {
+                self.out.node_symbols.insert(ident.span.lo.0, id);
+                return;
+            }
+        }
+    }
+
+    // ---- declarations, hoisted per block ----
+
+    fn hoist_items(&mut self, items: &'a [ModuleItem], ns: Option<SymbolId>) {
+        for item in items {
+            match item {
+                ModuleItem::Stmt(s) => self.hoist_stmt(s, None),
+                ModuleItem::ModuleDecl(d) => self.hoist_module_decl(d, ns),
+            }
+        }
+    }
+
+    fn hoist_stmts(&mut self, stmts: &'a [Stmt]) {
+        for s in stmts {
+            self.hoist_stmt(s, None);
+        }
+    }
+
+    fn hoist_stmt(&mut self, stmt: &'a Stmt, export_to: Option<SymbolId>) {
+        if let Stmt::Decl(d) = stmt {
+            self.hoist_decl(d, export_to);
+        }
+    }
+
+    fn export(&mut self, ns: Option<SymbolId>, name: &Atom, id: SymbolId) {
+        match ns {
+            Some(ns) if ns.file == self.file => {
+                self.out.symbols[ns.index as usize]
+                    .exports
+                    .insert(name.clone(), id);
+            }
+            _ => {
+                self.out.exports.insert(name.clone(), id);
+            }
+        }
+    }
+
+    fn hoist_decl(&mut self, decl: &'a Decl, export_to: Option<SymbolId>) -> Option<SymbolId> {
+        let (ident, flags, d) = match decl {
+            Decl::Class(c) => (&c.ident, flags::CLASS, DeclRef::Class(&c.class)),
+            Decl::Fn(f) => (&f.ident, flags::FUNCTION, DeclRef::Function(&f.function)),
+            Decl::TsInterface(i) => (&i.id, flags::INTERFACE, DeclRef::Interface(i)),
+            Decl::TsTypeAlias(a) => (&a.id, flags::TYPE_ALIAS, DeclRef::Alias(a)),
+            Decl::TsEnum(e) => (&e.id, flags::ENUM, DeclRef::Enum(e)),
+            Decl::TsModule(m) => {
+                let TsModuleName::Ident(ident) = &m.id else {
+                    return None;
+                };
+                if m.global {
+                    return None;
+                }
+                (ident, flags::NAMESPACE, DeclRef::Namespace(m))
+            }
+            Decl::Var(v) => {
+                let is_const = v.kind == VarDeclKind::Const;
+                for d in &v.decls {
+                    self.hoist_binding(&d.name, d.init.as_deref(), false, is_const, export_to);
+                }
+                return None;
+            }
+            Decl::Using(u) => {
+                for d in &u.decls {
+                    self.hoist_pat(&d.name, d.init.as_deref(), false, export_to);
+                }
+                return None;
+            }
+        };
+        let id = self.declare(&ident.sym, ident.span.lo.0, flags, d);
+        if export_to.is_some() {
+            self.export(export_to.filter(|n| n.file == self.file), &ident.sym, id);
+        }
+        Some(id)
+    }
+
+    fn hoist_pat(
+        &mut self,
+        pat: &'a Pat,
+        init: Option<&'a Expr>,
+        in_pattern: bool,
+        export_to: Option<SymbolId>,
+    ) {
+        self.hoist_binding(pat, init, in_pattern, false, export_to);
+    }
+
+    fn hoist_binding(
+        &mut self,
+        pat: &'a Pat,
+        init: Option<&'a Expr>,
+        in_pattern: bool,
+        is_const: bool,
+        export_to: Option<SymbolId>,
+    ) {
+        match pat {
+            Pat::Ident(b) => {
+                let id = self.declare(
+                    &b.id.sym,
+                    b.id.span.lo.0,
+                    flags::VARIABLE,
+                    DeclRef::Binding {
+                        ident: b,
+                        init: if in_pattern { None } else { init },
+                        in_pattern,
+                        is_const,
+                    },
+                );
+                if export_to.is_some() {
+                    self.export(export_to.filter(|n| n.file == self.file), &b.id.sym, id);
+                }
+            }
+            Pat::Array(a) => {
+                for p in a.elems.iter().flatten() {
+                    self.hoist_pat(p, None, true, export_to);
+                }
+            }
+            Pat::Object(o) => {
+                for p in &o.props {
+                    match p {
+                        ObjectPatProp::KeyValue(kv) => {
+                            self.hoist_pat(&kv.value, None, true, export_to)
+                        }
+                        ObjectPatProp::Assign(a) => {
+                            let id = self.declare(
+                                &a.key.id.sym,
+                                a.key.id.span.lo.0,
+                                flags::VARIABLE,
+                                DeclRef::Binding {
+                                    ident: &a.key,
+                                    init: None,
+                                    in_pattern: true,
+                                    is_const,
+                                },
+                            );
+                            if export_to.is_some() {
+                                self.export(
+                                    export_to.filter(|n| n.file == self.file),
+                                    &a.key.id.sym,
+                                    id,
+                                );
+                            }
+                        }
+                        ObjectPatProp::Rest(r) => self.hoist_pat(&r.arg, None, true, export_to),
+                    }
+                }
+            }
+            Pat::Rest(r) => self.hoist_pat(&r.arg, None, true, export_to),
+            Pat::Assign(a) => self.hoist_pat(&a.left, None, true, export_to),
+            Pat::Invalid(_) | Pat::Expr(_) => {}
+        }
+    }
+
+    fn hoist_module_decl(&mut self, d: &'a ModuleDecl, ns: Option<SymbolId>) {
+        match d {
+            ModuleDecl::ExportDecl(e) => {
+                self.hoist_decl(
+                    &e.decl,
+                    Some(ns.unwrap_or(SymbolId {
+                        file: u32::MAX - 1,
+                        index: 0,
+                    })),
+                );
+            }
+            ModuleDecl::Import(i) => {
+                let module = self.module(&i.src);
+                for s in &i.specifiers {
+                    let (local, imported) = match s {
+                        ImportSpecifier::Named(n) => (
+                            &n.local,
+                            Imported::Named(
+                                n.imported.as_ref().map_or(n.local.sym.clone(), export_name),
+                            ),
+                        ),
+                        ImportSpecifier::Default(d) => (&d.local, Imported::Default),
+                        ImportSpecifier::Namespace(n) => (&n.local, Imported::Namespace),
+                    };
+                    self.declare(
+                        &local.sym,
+                        local.span.lo.0,
+                        flags::ALIAS,
+                        DeclRef::Import {
+                            module,
+                            specifier: str_atom(&i.src),
+                            imported,
+                        },
+                    );
+                }
+            }
+            ModuleDecl::ExportDefaultDecl(e) => {
+                let (name, pos, flags, decl) = match &e.decl {
+                    DefaultDecl::Class(c) => (
+                        c.ident.as_ref(),
+                        e.span.lo.0,
+                        flags::CLASS,
+                        DeclRef::Class(&c.class),
+                    ),
+                    DefaultDecl::Fn(f) => (
+                        f.ident.as_ref(),
+                        e.span.lo.0,
+                        flags::FUNCTION,
+                        DeclRef::Function(&f.function),
+                    ),
+                    DefaultDecl::TsInterfaceDecl(i) => (
+                        Some(&i.id),
+                        e.span.lo.0,
+                        flags::INTERFACE,
+                        DeclRef::Interface(i),
+                    ),
+                };
+                let id = match name {
+                    Some(ident) => self.declare(&ident.sym, ident.span.lo.0, flags, decl),
+                    None => {
+                        self.new_symbol(Atom::from("default"), flags | flags::DEFAULT_EXPORT, decl)
+                    }
+                };
+                self.out.node_symbols.entry(pos).or_insert(id);
+                self.out.exports.insert(Atom::from("default"), id);
+            }
+            ModuleDecl::ExportDefaultExpr(e) => {
+                let id = self.new_symbol(
+                    Atom::from("default"),
+                    flags::DEFAULT_EXPORT,
+                    DeclRef::DefaultExpr(&e.expr),
+                );
+                self.out.exports.insert(Atom::from("default"), id);
+            }
+            ModuleDecl::TsExportAssignment(e) => {
+                let id = self.new_symbol(
+                    Atom::from("default"),
+                    flags::DEFAULT_EXPORT,
+                    DeclRef::DefaultExpr(&e.expr),
+                );
+                self.out.exports.insert(Atom::from("default"), id);
+            }
+            ModuleDecl::ExportAll(e) => match self.module(&e.src) {
+                Some(m) => self.out.export_stars.push(m),
+                None => {}
+            },
+            ModuleDecl::ExportNamed(n) => {
+                if let Some(src) = &n.src {
+                    let module = self.module(src);
+                    for s in &n.specifiers {
+                        let (exported, imported) = match s {
+                            ExportSpecifier::Named(s) => {
+                                let orig = export_name(&s.orig);
+                                (
+                                    s.exported.as_ref().map_or(orig.clone(), export_name),
+                                    Imported::Named(orig),
+                                )
+                            }
+                            ExportSpecifier::Namespace(s) => {
+                                (export_name(&s.name), Imported::Namespace)
+                            }
+                            ExportSpecifier::Default(s) => {
+                                (s.exported.sym.clone(), Imported::Default)
+                            }
+                        };
+                        let id = self.new_symbol(
+                            exported.clone(),
+                            flags::ALIAS,
+                            DeclRef::Import {
+                                module,
+                                specifier: str_atom(src),
+                                imported,
+                            },
+                        );
+                        self.out.exports.insert(exported, id);
+                    }
+                }
+            }
+            ModuleDecl::TsImportEquals(i) => {
+                if let TsModuleRef::TsExternalModuleRef(r) = &i.module_ref {
+                    let module = self.module(&r.expr);
+                    let id = self.declare(
+                        &i.id.sym,
+                        i.id.span.lo.0,
+                        flags::ALIAS,
+                        DeclRef::Import {
+                            module,
+                            specifier: str_atom(&r.expr),
+                            imported: Imported::Default,
+                        },
+                    );
+                    if i.is_export {
+                        self.export(ns, &i.id.sym, id);
+                    }
+                }
+            }
+            ModuleDecl::TsNamespaceExport(_) => {}
+        }
+    }
+
+    fn module(&mut self, src: &Str) -> Option<u32> {
+        let spec = str_atom(src);
+        let found = resolve_module(self.paths, self.path, &spec);
+        match found {
+            Some(m) => {
+                self.out.import_modules.insert(src.span.lo.0, m);
+            }
+            None => self.out.unresolved_imports.push((src.span.lo.0, spec)),
+        }
+        found
+    }
+
+    // ---- walking ----
+
+    fn item(&mut self, item: &'a ModuleItem, ns: Option<SymbolId>) {
+        self.out.nodes += 1;
+        match item {
+            ModuleItem::Stmt(s) => self.stmt(s),
+            ModuleItem::ModuleDecl(d) => match d {
+                ModuleDecl::ExportDecl(e) => self.decl(&e.decl),
+                ModuleDecl::ExportDefaultDecl(e) => match &e.decl {
+                    DefaultDecl::Class(c) => {
+                        let owner = self
+                            .out
+                            .node_symbols
+                            .get(&c.ident.as_ref().map_or(e.span.lo.0, |i| i.span.lo.0))
+                            .copied();
+                        self.class_with_owner(&c.class, owner);
+                    }
+                    DefaultDecl::Fn(f) => self.function(&f.function),
+                    DefaultDecl::TsInterfaceDecl(i) => self.interface(i),
+                },
+                ModuleDecl::ExportDefaultExpr(e) => self.expr(&e.expr),
+                ModuleDecl::TsExportAssignment(e) => self.expr(&e.expr),
+                ModuleDecl::ExportNamed(n) if n.src.is_none() => {
+                    for s in &n.specifiers {
+                        if let ExportSpecifier::Named(s) = s
+                            && let ModuleExportName::Ident(orig) = &s.orig
+                        {
+                            self.reference(orig);
+                            let exported =
+                                s.exported.as_ref().map_or(orig.sym.clone(), export_name);
+                            if let Some(&id) = self.out.node_symbols.get(&orig.span.lo.0) {
+                                self.export(ns, &exported, id);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            },
+        }
+    }
+
+    fn block(&mut self, stmts: &'a [Stmt]) {
+        self.scopes.push(FxHashMap::default());
+        self.hoist_stmts(stmts);
+        for s in stmts {
+            self.stmt(s);
+        }
+        self.scopes.pop();
+    }
+
+    fn stmt(&mut self, stmt: &'a Stmt) {
+        self.out.nodes += 1;
+        match stmt {
+            Stmt::Block(b) => self.block(&b.stmts),
+            Stmt::Expr(e) => self.expr(&e.expr),
+            Stmt::Return(r) => self.opt_expr(r.arg.as_deref()),
+            Stmt::Throw(t) => self.expr(&t.arg),
+            Stmt::If(i) => {
+                self.expr(&i.test);
+                self.stmt(&i.cons);
+                if let Some(a) = &i.alt {
+                    self.stmt(a);
+                }
+            }
+            Stmt::While(w) => {
+                self.expr(&w.test);
+                self.stmt(&w.body);
+            }
+            Stmt::DoWhile(w) => {
+                self.stmt(&w.body);
+                self.expr(&w.test);
+            }
+            Stmt::For(f) => {
+                self.scopes.push(FxHashMap::default());
+                match &f.init {
+                    Some(VarDeclOrExpr::VarDecl(v)) => {
+                        for d in &v.decls {
+                            self.hoist_pat(&d.name, d.init.as_deref(), false, None);
+                        }
+                        self.var_decl(v);
+                    }
+                    Some(VarDeclOrExpr::Expr(e)) => self.expr(e),
+                    None => {}
+                }
+                self.opt_expr(f.test.as_deref());
+                self.opt_expr(f.update.as_deref());
+                self.stmt(&f.body);
+                self.scopes.pop();
+            }
+            Stmt::ForIn(f) => self.for_head(&f.left, &f.right, &f.body),
+            Stmt::ForOf(f) => self.for_head(&f.left, &f.right, &f.body),
+            Stmt::Switch(s) => {
+                self.expr(&s.discriminant);
+                self.scopes.push(FxHashMap::default());
+                for c in &s.cases {
+                    self.hoist_stmts(&c.cons);
+                }
+                for c in &s.cases {
+                    self.opt_expr(c.test.as_deref());
+                    for s in &c.cons {
+                        self.stmt(s);
+                    }
+                }
+                self.scopes.pop();
+            }
+            Stmt::Try(t) => {
+                self.block(&t.block.stmts);
+                if let Some(h) = &t.handler {
+                    self.scopes.push(FxHashMap::default());
+                    if let Some(p) = &h.param {
+                        self.hoist_pat(p, None, true, None);
+                        self.pat(p);
+                    }
+                    self.block(&h.body.stmts);
+                    self.scopes.pop();
+                }
+                if let Some(f) = &t.finalizer {
+                    self.block(&f.stmts);
+                }
+            }
+            Stmt::Labeled(l) => self.stmt(&l.body),
+            Stmt::With(w) => {
+                self.expr(&w.obj);
+                self.stmt(&w.body);
+            }
+            Stmt::Decl(d) => self.decl(d),
+            Stmt::Empty(_) | Stmt::Debugger(_) | Stmt::Break(_) | Stmt::Continue(_) => {}
+        }
+    }
+
+    fn for_head(&mut self, left: &'a ForHead, right: &'a Expr, body: &'a Stmt) {
+        self.scopes.push(FxHashMap::default());
+        match left {
+            ForHead::VarDecl(v) => {
+                for d in &v.decls {
+                    self.hoist_pat(&d.name, None, true, None);
+                }
+                self.var_decl(v);
+            }
+            ForHead::UsingDecl(u) => {
+                for d in &u.decls {
+                    self.hoist_pat(&d.name, None, true, None);
+                    self.pat(&d.name);
+                }
+            }
+            ForHead::Pat(p) => self.pat(p),
+        }
+        self.expr(right);
+        self.stmt(body);
+        self.scopes.pop();
+    }
+
+    fn var_decl(&mut self, v: &'a VarDecl) {
+        for d in &v.decls {
+            self.pat(&d.name);
+            self.opt_expr(d.init.as_deref());
+        }
+    }
+
+    fn decl(&mut self, d: &'a Decl) {
+        self.out.nodes += 1;
+        match d {
+            Decl::Class(c) => {
+                let owner = self
+                    .scopes
+                    .last()
+                    .and_then(|s| s.get(&c.ident.sym))
+                    .copied();
+                self.class_with_owner(&c.class, owner);
+            }
+            Decl::Fn(f) => self.function(&f.function),
+            Decl::Var(v) => self.var_decl(v),
+            Decl::Using(u) => {
+                for d in &u.decls {
+                    self.pat(&d.name);
+                    self.opt_expr(d.init.as_deref());
+                }
+            }
+            Decl::TsInterface(i) => self.interface(i),
+            Decl::TsTypeAlias(a) => {
+                self.scopes.push(FxHashMap::default());
+                self.type_params(a.type_params.as_deref());
+                self.ty(&a.type_ann);
+                self.scopes.pop();
+            }
+            Decl::TsEnum(e) => {
+                let owner = self.scopes.last().and_then(|s| s.get(&e.id.sym)).copied();
+                for m in &e.members {
+                    self.out.nodes += 1;
+                    let name = match &m.id {
+                        TsEnumMemberId::Ident(i) => i.sym.clone(),
+                        TsEnumMemberId::Str(s) => str_atom(s),
+                    };
+                    let id =
+                        self.new_symbol(name.clone(), flags::ENUM_MEMBER, DeclRef::EnumMember(m));
+                    if let Some(owner) = owner.filter(|o| o.file == self.file) {
+                        self.out.symbols[owner.index as usize]
+                            .exports
+                            .insert(name, id);
+                    }
+                    self.opt_expr(m.init.as_deref());
+                }
+            }
+            Decl::TsModule(m) => self.namespace(m),
+        }
+    }
+
+    fn namespace(&mut self, m: &'a TsModuleDecl) {
+        let owner = match &m.id {
+            TsModuleName::Ident(i) if !m.global => {
+                self.scopes.last().and_then(|s| s.get(&i.sym)).copied()
+            }
+            _ => None,
+        };
+        let global = m.global;
+        let was_global = self.global_scope;
+        let saved = if global {
+            // `declare global { ... }`: bind the block as a script top level.
+            self.global_scope = true;
+            Some(std::mem::replace(
+                &mut self.scopes,
+                vec![FxHashMap::default()],
+            ))
+        } else {
+            self.scopes.push(FxHashMap::default());
+            None
+        };
+        let mut body = m.body.as_ref();
+        let mut owner = owner;
+        while let Some(TsNamespaceBody::TsNamespaceDecl(inner)) = body {
+            // `namespace A.B { }`: B is an export of A.
+            let id = self.declare(
+                &inner.id.sym,
+                inner.id.span.lo.0,
+                flags::NAMESPACE,
+                DeclRef::Namespace(m),
+            );
+            if let Some(o) = owner.filter(|o| o.file == self.file) {
+                self.out.symbols[o.index as usize]
+                    .exports
+                    .insert(inner.id.sym.clone(), id);
+            }
+            owner = Some(id);
+            body = Some(&inner.body);
+        }
+        if let Some(TsNamespaceBody::TsModuleBlock(block)) = body {
+            self.hoist_items(&block.body, owner);
+            for item in &block.body {
+                self.item(item, owner);
+            }
+        }
+        if let Some(saved) = saved {
+            let top = std::mem::replace(&mut self.scopes, saved)
+                .pop()
+                .unwrap_or_default();
+            let mut ids: Vec<SymbolId> = top.into_values().collect();
+            ids.sort();
+            self.out.globals.extend(ids);
+        } else {
+            self.scopes.pop();
+        }
+        self.global_scope = was_global;
+    }
+
+    fn type_params(&mut self, tp: Option<&'a TsTypeParamDecl>) {
+        if let Some(tp) = tp {
+            for p in &tp.params {
+                self.out.nodes += 1;
+                self.declare(
+                    &p.name.sym,
+                    p.name.span.lo.0,
+                    flags::TYPE_PARAM,
+                    DeclRef::TypeParam(p),
+                );
+            }
+            for p in &tp.params {
+                if let Some(c) = &p.constraint {
+                    self.ty(c);
+                }
+                if let Some(d) = &p.default {
+                    self.ty(d);
+                }
+            }
+        }
+    }
+
+    fn interface(&mut self, i: &'a TsInterfaceDecl) {
+        let owner = self.scopes.last().and_then(|s| s.get(&i.id.sym)).copied();
+        self.scopes.push(FxHashMap::default());
+        self.type_params(i.type_params.as_deref());
+        for e in &i.extends {
+            self.heritage(e);
+        }
+        for m in &i.body.body {
+            self.type_element(m, owner);
+        }
+        self.scopes.pop();
+    }
+
+    fn heritage(&mut self, e: &'a TsExprWithTypeArgs) {
+        self.expr(&e.expr);
+        if let Some(args) = &e.type_args {
+            for t in &args.params {
+                self.ty(t);
+            }
+        }
+    }
+
+    fn add_member(
+        &mut self,
+        owner: Option<SymbolId>,
+        name: Atom,
+        flags: u32,
+        decl: MemberDecl<'a>,
+        is_static: bool,
+    ) {
+        let Some(owner) = owner.filter(|o| o.file == self.file) else {
+            return;
+        };
+        let existing = {
+            let o = &self.out.symbols[owner.index as usize];
+            if is_static {
+                o.exports.get(&name)
+            } else {
+                o.members.get(&name)
+            }
+            .copied()
+        };
+        match existing.filter(|e| e.file == self.file) {
+            Some(e) => {
+                let s = &mut self.out.symbols[e.index as usize];
+                s.flags |= flags;
+                s.decls.push((self.file, DeclRef::Member(decl)));
+            }
+            None => {
+                let id = self.new_symbol(name.clone(), flags, DeclRef::Member(decl));
+                let o = &mut self.out.symbols[owner.index as usize];
+                if is_static {
+                    o.exports.insert(name, id);
+                } else {
+                    o.members.insert(name, id);
+                }
+            }
+        }
+    }
+
+    fn type_element(&mut self, m: &'a TsTypeElement, owner: Option<SymbolId>) {
+        self.out.nodes += 1;
+        match m {
+            TsTypeElement::TsPropertySignature(p) => {
+                if let Some(name) = key_name(&p.key) {
+                    self.add_member(
+                        owner,
+                        name,
+                        flags::PROPERTY,
+                        MemberDecl::PropertySignature(p),
+                        false,
+                    );
+                }
+                if p.computed {
+                    self.expr(&p.key);
+                }
+                self.opt_ann(p.type_ann.as_deref());
+            }
+            TsTypeElement::TsMethodSignature(p) => {
+                if let Some(name) = key_name(&p.key) {
+                    self.add_member(
+                        owner,
+                        name,
+                        flags::METHOD,
+                        MemberDecl::MethodSignature(p),
+                        false,
+                    );
+                }
+                self.scopes.push(FxHashMap::default());
+                self.type_params(p.type_params.as_deref());
+                self.fn_params(&p.params);
+                self.opt_ann(p.type_ann.as_deref());
+                self.scopes.pop();
+            }
+            TsTypeElement::TsGetterSignature(p) => {
+                if let Some(name) = key_name(&p.key) {
+                    self.add_member(owner, name, flags::PROPERTY, MemberDecl::Getter(p), false);
+                }
+                self.opt_ann(p.type_ann.as_deref());
+            }
+            TsTypeElement::TsSetterSignature(p) => {
+                if let Some(name) = key_name(&p.key) {
+                    self.add_member(owner, name, flags::PROPERTY, MemberDecl::Setter(p), false);
+                }
+                self.fn_params(std::slice::from_ref(&p.param));
+            }
+            TsTypeElement::TsCallSignatureDecl(c) => {
+                self.scopes.push(FxHashMap::default());
+                self.type_params(c.type_params.as_deref());
+                self.fn_params(&c.params);
+                self.opt_ann(c.type_ann.as_deref());
+                self.scopes.pop();
+            }
+            TsTypeElement::TsConstructSignatureDecl(c) => {
+                self.scopes.push(FxHashMap::default());
+                self.type_params(c.type_params.as_deref());
+                self.fn_params(&c.params);
+                self.opt_ann(c.type_ann.as_deref());
+                self.scopes.pop();
+            }
+            TsTypeElement::TsIndexSignature(i) => {
+                self.fn_params(&i.params);
+                self.opt_ann(i.type_ann.as_deref());
+            }
+        }
+    }
+
+    fn fn_params(&mut self, params: &'a [TsFnParam]) {
+        for p in params {
+            self.out.nodes += 1;
+            let ann = match p {
+                TsFnParam::Ident(b) => b.type_ann.as_deref(),
+                TsFnParam::Array(a) => a.type_ann.as_deref(),
+                TsFnParam::Rest(r) => r.type_ann.as_deref(),
+                TsFnParam::Object(o) => o.type_ann.as_deref(),
+            };
+            self.opt_ann(ann);
+        }
+    }
+
+    fn opt_ann(&mut self, ann: Option<&'a TsTypeAnn>) {
+        if let Some(a) = ann {
+            self.ty(&a.type_ann);
+        }
+    }
+
+    fn class_with_owner(&mut self, c: &'a Class, owner: Option<SymbolId>) {
+        for d in &c.decorators {
+            self.expr(&d.expr);
+        }
+        self.scopes.push(FxHashMap::default());
+        self.type_params(c.type_params.as_deref());
+        if let Some(s) = &c.super_class {
+            self.expr(s);
+        }
+        if let Some(args) = &c.super_type_params {
+            for t in &args.params {
+                self.ty(t);
+            }
+        }
+        for i in &c.implements {
+            self.heritage(i);
+        }
+        for m in &c.body {
+            self.out.nodes += 1;
+            match m {
+                ClassMember::Constructor(ctor) => {
+                    self.scopes.push(FxHashMap::default());
+                    for p in &ctor.params {
+                        match p {
+                            ParamOrTsParamProp::Param(p) => self.param(&p.pat),
+                            ParamOrTsParamProp::TsParamProp(pp) => {
+                                let b = match &pp.param {
+                                    TsParamPropParam::Ident(b) => b,
+                                    TsParamPropParam::Assign(a) => match &*a.left {
+                                        Pat::Ident(b) => b,
+                                        _ => continue,
+                                    },
+                                };
+                                self.add_member(
+                                    owner,
+                                    b.id.sym.clone(),
+                                    flags::PROPERTY,
+                                    MemberDecl::ParamProp(b),
+                                    false,
+                                );
+                                match &pp.param {
+                                    TsParamPropParam::Ident(_) => {
+                                        self.declare(
+                                            &b.id.sym,
+                                            b.id.span.lo.0,
+                                            flags::PARAMETER,
+                                            DeclRef::Binding {
+                                                ident: b,
+                                                init: None,
+                                                in_pattern: false,
+                                                is_const: false,
+                                            },
+                                        );
+                                        self.opt_ann(b.type_ann.as_deref());
+                                    }
+                                    TsParamPropParam::Assign(a) => {
+                                        self.hoist_pat(&a.left, Some(&a.right), false, None);
+                                        self.pat(&a.left);
+                                        self.expr(&a.right);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    if let Some(body) = &ctor.body {
+                        self.block(&body.stmts);
+                    }
+                    self.scopes.pop();
+                }
+                ClassMember::Method(method) => {
+                    if let Some(name) = prop_name(&method.key) {
+                        self.add_member(
+                            owner,
+                            name,
+                            flags::METHOD,
+                            MemberDecl::ClassMethod(method),
+                            method.is_static,
+                        );
+                    }
+                    self.prop_key(&method.key);
+                    self.function(&method.function);
+                }
+                ClassMember::PrivateMethod(method) => self.function(&method.function),
+                ClassMember::ClassProp(p) => {
+                    if let Some(name) = prop_name(&p.key) {
+                        self.add_member(
+                            owner,
+                            name,
+                            flags::PROPERTY,
+                            MemberDecl::ClassProp(p),
+                            p.is_static,
+                        );
+                    }
+                    self.prop_key(&p.key);
+                    self.opt_ann(p.type_ann.as_deref());
+                    self.opt_expr(p.value.as_deref());
+                }
+                ClassMember::PrivateProp(p) => {
+                    self.opt_ann(p.type_ann.as_deref());
+                    self.opt_expr(p.value.as_deref());
+                }
+                ClassMember::TsIndexSignature(i) => {
+                    self.fn_params(&i.params);
+                    self.opt_ann(i.type_ann.as_deref());
+                }
+                ClassMember::StaticBlock(b) => self.block(&b.body.stmts),
+                ClassMember::AutoAccessor(a) => {
+                    self.opt_ann(a.type_ann.as_deref());
+                    self.opt_expr(a.value.as_deref());
+                }
+                ClassMember::Empty(_) => {}
+            }
+        }
+        self.scopes.pop();
+    }
+
+    fn prop_key(&mut self, key: &'a PropName) {
+        if let PropName::Computed(c) = key {
+            self.expr(&c.expr);
+        }
+    }
+
+    fn function(&mut self, f: &'a Function) {
+        for d in &f.decorators {
+            self.expr(&d.expr);
+        }
+        self.scopes.push(FxHashMap::default());
+        self.type_params(f.type_params.as_deref());
+        for p in &f.params {
+            for d in &p.decorators {
+                self.expr(&d.expr);
+            }
+            self.param(&p.pat);
+        }
+        self.opt_ann(f.return_type.as_deref());
+        if let Some(body) = &f.body {
+            self.block(&body.stmts);
+        }
+        self.scopes.pop();
+    }
+
+    fn param(&mut self, p: &'a Pat) {
+        self.hoist_pat(p, None, !matches!(p, Pat::Ident(_)), None);
+        if let Pat::Ident(b) = p
+            && let Some(&id) = self.out.node_symbols.get(&b.id.span.lo.0)
+        {
+            self.out.symbols[id.index as usize].flags |= flags::PARAMETER;
+        }
+        self.pat(p);
+    }
+
+    /// Walks a binding pattern's annotations and default values (the names are declared).
+    fn pat(&mut self, p: &'a Pat) {
+        self.out.nodes += 1;
+        match p {
+            Pat::Ident(b) => self.opt_ann(b.type_ann.as_deref()),
+            Pat::Array(a) => {
+                for e in a.elems.iter().flatten() {
+                    self.pat(e);
+                }
+                self.opt_ann(a.type_ann.as_deref());
+            }
+            Pat::Object(o) => {
+                for prop in &o.props {
+                    match prop {
+                        ObjectPatProp::KeyValue(kv) => {
+                            self.prop_key(&kv.key);
+                            self.pat(&kv.value);
+                        }
+                        ObjectPatProp::Assign(a) => self.opt_expr(a.value.as_deref()),
+                        ObjectPatProp::Rest(r) => self.pat(&r.arg),
+                    }
+                }
+                self.opt_ann(o.type_ann.as_deref());
+            }
+            Pat::Rest(r) => {
+                self.pat(&r.arg);
+                self.opt_ann(r.type_ann.as_deref());
+            }
+            Pat::Assign(a) => {
+                self.pat(&a.left);
+                self.expr(&a.right);
+            }
+            Pat::Expr(e) => self.expr(e),
+            Pat::Invalid(_) => {}
+        }
+    }
+
+    fn opt_expr(&mut self, e: Option<&'a Expr>) {
+        if let Some(e) = e {
+            self.expr(e);
+        }
+    }
+
+    fn args(&mut self, args: &'a [ExprOrSpread]) {
+        for a in args {
+            self.expr(&a.expr);
+        }
+    }
+
+    fn type_args(&mut self, args: Option<&'a TsTypeParamInstantiation>) {
+        if let Some(args) = args {
+            for t in &args.params {
+                self.ty(t);
+            }
+        }
+    }
+
+    fn expr(&mut self, e: &'a Expr) {
+        self.out.nodes += 1;
+        match e {
+            Expr::Ident(i) => self.reference(i),
+            Expr::This(_)
+            | Expr::Lit(_)
+            | Expr::Invalid(_)
+            | Expr::MetaProp(_)
+            | Expr::PrivateName(_) => {}
+            Expr::Array(a) => {
+                for el in a.elems.iter().flatten() {
+                    self.expr(&el.expr);
+                }
+            }
+            Expr::Object(o) => {
+                for p in &o.props {
+                    match p {
+                        PropOrSpread::Spread(s) => self.expr(&s.expr),
+                        PropOrSpread::Prop(p) => match &**p {
+                            Prop::Shorthand(i) => self.reference(i),
+                            Prop::KeyValue(kv) => {
+                                self.prop_key(&kv.key);
+                                self.expr(&kv.value);
+                            }
+                            Prop::Assign(a) => self.expr(&a.value),
+                            Prop::Getter(g) => {
+                                self.prop_key(&g.key);
+                                self.function(&g.function);
+                            }
+                            Prop::Setter(st) => {
+                                self.prop_key(&st.key);
+                                self.function(&st.function);
+                            }
+                            Prop::Method(m) => {
+                                self.prop_key(&m.key);
+                                self.function(&m.function);
+                            }
+                        },
+                    }
+                }
+            }
+            Expr::Fn(f) => {
+                self.scopes.push(FxHashMap::default());
+                if let Some(id) = &f.ident {
+                    self.declare(
+                        &id.sym,
+                        id.span.lo.0,
+                        flags::FUNCTION,
+                        DeclRef::Function(&f.function),
+                    );
+                }
+                self.function(&f.function);
+                self.scopes.pop();
+            }
+            Expr::Unary(u) => self.expr(&u.arg),
+            Expr::Update(u) => self.expr(&u.arg),
+            Expr::Bin(b) => {
+                self.expr(&b.left);
+                self.expr(&b.right);
+            }
+            Expr::Assign(a) => {
+                match &a.left {
+                    AssignTarget::Simple(s) => match s {
+                        SimpleAssignTarget::Ident(b) => self.reference(&b.id),
+                        SimpleAssignTarget::Member(m) => self.member(m),
+                        SimpleAssignTarget::Paren(p) => self.expr(&p.expr),
+                        SimpleAssignTarget::TsAs(x) => self.expr(&x.expr),
+                        SimpleAssignTarget::TsNonNull(x) => self.expr(&x.expr),
+                        SimpleAssignTarget::TsSatisfies(x) => self.expr(&x.expr),
+                        SimpleAssignTarget::TsTypeAssertion(x) => self.expr(&x.expr),
+                        SimpleAssignTarget::OptChain(o) => self.opt_chain(o),
+                        SimpleAssignTarget::SuperProp(_)
+                        | SimpleAssignTarget::TsInstantiation(_)
+                        | SimpleAssignTarget::Invalid(_) => {}
+                    },
+                    AssignTarget::Pat(p) => match p {
+                        AssignTargetPat::Array(a) => {
+                            for e in a.elems.iter().flatten() {
+                                self.assign_pat(e);
+                            }
+                        }
+                        AssignTargetPat::Object(o) => {
+                            for prop in &o.props {
+                                match prop {
+                                    ObjectPatProp::KeyValue(kv) => self.assign_pat(&kv.value),
+                                    ObjectPatProp::Assign(a) => {
+                                        self.reference(&a.key.id);
+                                        self.opt_expr(a.value.as_deref());
+                                    }
+                                    ObjectPatProp::Rest(r) => self.assign_pat(&r.arg),
+                                }
+                            }
+                        }
+                        AssignTargetPat::Invalid(_) => {}
+                    },
+                }
+                self.expr(&a.right);
+            }
+            Expr::Member(m) => self.member(m),
+            Expr::SuperProp(s) => {
+                if let SuperProp::Computed(c) = &s.prop {
+                    self.expr(&c.expr);
+                }
+            }
+            Expr::Cond(c) => {
+                self.expr(&c.test);
+                self.expr(&c.cons);
+                self.expr(&c.alt);
+            }
+            Expr::Call(c) => {
+                if let Callee::Expr(callee) = &c.callee {
+                    self.expr(callee);
+                }
+                self.type_args(c.type_args.as_deref());
+                self.args(&c.args);
+            }
+            Expr::New(n) => {
+                self.expr(&n.callee);
+                self.type_args(n.type_args.as_deref());
+                if let Some(args) = &n.args {
+                    self.args(args);
+                }
+            }
+            Expr::Seq(s) => {
+                for e in &s.exprs {
+                    self.expr(e);
+                }
+            }
+            Expr::Tpl(t) => {
+                for e in &t.exprs {
+                    self.expr(e);
+                }
+            }
+            Expr::TaggedTpl(t) => {
+                self.expr(&t.tag);
+                for e in &t.tpl.exprs {
+                    self.expr(e);
+                }
+            }
+            Expr::Arrow(a) => {
+                self.scopes.push(FxHashMap::default());
+                self.type_params(a.type_params.as_deref());
+                for p in &a.params {
+                    self.param(p);
+                }
+                self.opt_ann(a.return_type.as_deref());
+                match &*a.body {
+                    ArrowFunctionBody::FunctionBody(b) => self.block(&b.stmts),
+                    ArrowFunctionBody::Expr(e) => self.expr(e),
+                }
+                self.scopes.pop();
+            }
+            Expr::Class(c) => {
+                self.scopes.push(FxHashMap::default());
+                let owner = c.ident.as_ref().map(|id| {
+                    self.declare(
+                        &id.sym,
+                        id.span.lo.0,
+                        flags::CLASS,
+                        DeclRef::Class(&c.class),
+                    )
+                });
+                self.class_with_owner(&c.class, owner);
+                self.scopes.pop();
+            }
+            Expr::Yield(y) => self.opt_expr(y.arg.as_deref()),
+            Expr::Await(a) => self.expr(&a.arg),
+            Expr::Paren(p) => self.expr(&p.expr),
+            Expr::TsTypeAssertion(t) => {
+                self.expr(&t.expr);
+                self.ty(&t.type_ann);
+            }
+            Expr::TsConstAssertion(t) => self.expr(&t.expr),
+            Expr::TsNonNull(t) => self.expr(&t.expr),
+            Expr::TsAs(t) => {
+                self.expr(&t.expr);
+                self.ty(&t.type_ann);
+            }
+            Expr::TsSatisfies(t) => {
+                self.expr(&t.expr);
+                self.ty(&t.type_ann);
+            }
+            Expr::TsInstantiation(t) => {
+                self.expr(&t.expr);
+                self.type_args(Some(&t.type_args));
+            }
+            Expr::OptChain(o) => self.opt_chain(o),
+            Expr::JSXElement(el) => self.jsx_element(el),
+            Expr::JSXFragment(f) => self.jsx_children(&f.children),
+            Expr::JSXMember(_) | Expr::JSXNamespacedName(_) | Expr::JSXEmpty(_) => {}
+        }
+    }
+
+    fn jsx_element(&mut self, el: &'a JSXElement) {
+        if let JSXElementName::Ident(i) = &el.opening.name
+            && i.sym.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        {
+            self.reference(i);
+        }
+        for a in &el.opening.attrs {
+            match a {
+                JSXAttrOrSpread::SpreadElement(s) => self.expr(&s.expr),
+                JSXAttrOrSpread::JSXAttr(a) => match &a.value {
+                    Some(JSXAttrValue::JSXExprContainer(c)) => {
+                        if let JSXExpr::Expr(e) = &c.expr {
+                            self.expr(e);
+                        }
+                    }
+                    Some(JSXAttrValue::JSXElement(e)) => self.jsx_element(e),
+                    Some(JSXAttrValue::JSXFragment(f)) => self.jsx_children(&f.children),
+                    _ => {}
+                },
+            }
+        }
+        self.jsx_children(&el.children);
+    }
+
+    fn jsx_children(&mut self, children: &'a [JSXElementChild]) {
+        for c in children {
+            self.out.nodes += 1;
+            match c {
+                JSXElementChild::JSXExprContainer(c) => {
+                    if let JSXExpr::Expr(e) = &c.expr {
+                        self.expr(e);
+                    }
+                }
+                JSXElementChild::JSXSpreadChild(s) => self.expr(&s.expr),
+                JSXElementChild::JSXElement(e) => self.jsx_element(e),
+                JSXElementChild::JSXFragment(f) => self.jsx_children(&f.children),
+                JSXElementChild::JSXText(_) => {}
+            }
+        }
+    }
+
+    fn assign_pat(&mut self, p: &'a Pat) {
+        match p {
+            Pat::Ident(b) => self.reference(&b.id),
+            Pat::Expr(e) => self.expr(e),
+            Pat::Assign(a) => {
+                self.assign_pat(&a.left);
+                self.expr(&a.right);
+            }
+            Pat::Rest(r) => self.assign_pat(&r.arg),
+            Pat::Array(a) => {
+                for e in a.elems.iter().flatten() {
+                    self.assign_pat(e);
+                }
+            }
+            Pat::Object(o) => {
+                for prop in &o.props {
+                    match prop {
+                        ObjectPatProp::KeyValue(kv) => self.assign_pat(&kv.value),
+                        ObjectPatProp::Assign(a) => self.reference(&a.key.id),
+                        ObjectPatProp::Rest(r) => self.assign_pat(&r.arg),
+                    }
+                }
+            }
+            Pat::Invalid(_) => {}
+        }
+    }
+
+    fn member(&mut self, m: &'a MemberExpr) {
+        self.expr(&m.obj);
+        if let MemberProp::Computed(c) = &m.prop {
+            self.expr(&c.expr);
+        }
+    }
+
+    fn opt_chain(&mut self, o: &'a OptChainExpr) {
+        match &*o.base {
+            OptChainBase::Member(m) => self.member(m),
+            OptChainBase::Call(c) => {
+                self.expr(&c.callee);
+                self.type_args(c.type_args.as_deref());
+                self.args(&c.args);
+            }
+        }
+    }
+
+    fn entity(&mut self, e: &'a TsEntityName) {
+        match e {
+            TsEntityName::Ident(i) => self.reference(i),
+            TsEntityName::TsQualifiedName(q) => self.entity(&q.left),
+        }
+    }
+
+    fn ty(&mut self, t: &'a TsType) {
+        self.out.nodes += 1;
+        match t {
+            TsType::TsKeywordType(_) | TsType::TsThisType(_) | TsType::TsLitType(_) => {}
+            TsType::TsFnOrConstructorType(f) => {
+                self.scopes.push(FxHashMap::default());
+                let (tp, params, ann) = match f {
+                    TsFnOrConstructorType::TsFnType(f) => {
+                        (f.type_params.as_deref(), &f.params, &f.type_ann)
+                    }
+                    TsFnOrConstructorType::TsConstructorType(f) => {
+                        (f.type_params.as_deref(), &f.params, &f.type_ann)
+                    }
+                };
+                self.type_params(tp);
+                self.fn_params(params);
+                self.ty(&ann.type_ann);
+                self.scopes.pop();
+            }
+            TsType::TsTypeRef(r) => {
+                self.entity(&r.type_name);
+                self.type_args(r.type_params.as_deref());
+            }
+            TsType::TsTypeQuery(q) => {
+                if let TsTypeQueryExpr::TsEntityName(e) = &q.expr_name {
+                    self.entity(e);
+                }
+                self.type_args(q.type_args.as_deref());
+            }
+            TsType::TsTypeLit(l) => {
+                for m in &l.members {
+                    self.type_element(m, None);
+                }
+            }
+            TsType::TsArrayType(a) => self.ty(&a.elem_type),
+            TsType::TsTupleType(t) => {
+                for e in &t.elem_types {
+                    self.ty(&e.ty);
+                }
+            }
+            TsType::TsOptionalType(o) => self.ty(&o.type_ann),
+            TsType::TsRestType(r) => self.ty(&r.type_ann),
+            TsType::TsUnionOrIntersectionType(u) => {
+                let types = match u {
+                    TsUnionOrIntersectionType::TsUnionType(u) => &u.types,
+                    TsUnionOrIntersectionType::TsIntersectionType(i) => &i.types,
+                };
+                for t in types {
+                    self.ty(t);
+                }
+            }
+            TsType::TsConditionalType(c) => {
+                self.ty(&c.check_type);
+                self.scopes.push(FxHashMap::default());
+                self.infer_params(&c.extends_type);
+                self.ty(&c.extends_type);
+                self.ty(&c.true_type);
+                self.scopes.pop();
+                self.ty(&c.false_type);
+            }
+            TsType::TsInferType(_) => {}
+            TsType::TsParenthesizedType(p) => self.ty(&p.type_ann),
+            TsType::TsTypeOperator(o) => self.ty(&o.type_ann),
+            TsType::TsIndexedAccessType(i) => {
+                self.ty(&i.obj_type);
+                self.ty(&i.index_type);
+            }
+            TsType::TsMappedType(m) => {
+                self.scopes.push(FxHashMap::default());
+                self.declare(
+                    &m.type_param.name.sym,
+                    m.type_param.name.span.lo.0,
+                    flags::TYPE_PARAM,
+                    DeclRef::TypeParam(&m.type_param),
+                );
+                if let Some(c) = &m.type_param.constraint {
+                    self.ty(c);
+                }
+                if let Some(n) = &m.name_type {
+                    self.ty(n);
+                }
+                if let Some(t) = &m.type_ann {
+                    self.ty(t);
+                }
+                self.scopes.pop();
+            }
+            TsType::TsTypePredicate(p) => {
+                if let Some(a) = &p.type_ann {
+                    self.ty(&a.type_ann);
+                }
+            }
+            TsType::TsImportType(i) => self.type_args(i.type_args.as_deref()),
+        }
+    }
+
+    /// Declares the `infer X` type parameters of a conditional type's extends clause.
+    fn infer_params(&mut self, t: &'a TsType) {
+        match t {
+            TsType::TsInferType(i) => {
+                self.declare(
+                    &i.type_param.name.sym,
+                    i.type_param.name.span.lo.0,
+                    flags::TYPE_PARAM,
+                    DeclRef::TypeParam(&i.type_param),
+                );
+            }
+            TsType::TsTypeRef(r) => {
+                if let Some(args) = &r.type_params {
+                    for a in &args.params {
+                        self.infer_params(a);
+                    }
+                }
+            }
+            TsType::TsArrayType(a) => self.infer_params(&a.elem_type),
+            TsType::TsTupleType(t) => {
+                for e in &t.elem_types {
+                    self.infer_params(&e.ty);
+                }
+            }
+            TsType::TsRestType(r) => self.infer_params(&r.type_ann),
+            TsType::TsParenthesizedType(p) => self.infer_params(&p.type_ann),
+            TsType::TsUnionOrIntersectionType(TsUnionOrIntersectionType::TsUnionType(u)) => {
+                for t in &u.types {
+                    self.infer_params(t);
+                }
+            }
+            TsType::TsFnOrConstructorType(TsFnOrConstructorType::TsFnType(f)) => {
+                self.infer_params(&f.type_ann.type_ann);
+                for p in &f.params {
+                    if let TsFnParam::Ident(b) = p
+                        && let Some(a) = &b.type_ann
+                    {
+                        self.infer_params(&a.type_ann);
+                    }
+                }
+            }
+            TsType::TsTypeLit(l) => {
+                for m in &l.members {
+                    if let TsTypeElement::TsPropertySignature(p) = m
+                        && let Some(a) = &p.type_ann
+                    {
+                        self.infer_params(&a.type_ann);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The text of a string literal as an atom (lossy for lone surrogates).
+pub fn str_atom(s: &Str) -> Atom {
+    match s.value.as_atom() {
+        Some(a) => a.clone(),
+        None => Atom::from(s.value.to_string_lossy().as_ref()),
+    }
+}
+
+fn export_name(n: &ModuleExportName) -> Atom {
+    match n {
+        ModuleExportName::Ident(i) => i.sym.clone(),
+        ModuleExportName::Str(s) => str_atom(s),
+    }
+}
+
+/// The static name of an interface member key.
+pub fn key_name(key: &Expr) -> Option<Atom> {
+    match key {
+        Expr::Ident(i) => Some(i.sym.clone()),
+        Expr::Lit(Lit::Str(s)) => Some(str_atom(s)),
+        Expr::Lit(Lit::Num(n)) => Some(Atom::from(format_number(n.value))),
+        _ => None,
+    }
+}
+
+/// The static name of a class or object member key.
+pub fn prop_name(key: &PropName) -> Option<Atom> {
+    match key {
+        PropName::Ident(i) => Some(i.sym.clone()),
+        PropName::Str(s) => Some(str_atom(s)),
+        PropName::Num(n) => Some(Atom::from(format_number(n.value))),
+        PropName::Computed(_) | PropName::BigInt(_) => None,
+    }
+}
+
+/// A number as JavaScript prints it (for the common integral case).
+pub fn format_number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}

@@ -1,0 +1,3934 @@
+//! Checking: one checker's types, relation cache, links and diagnostics.
+//!
+//! A [`Checker`] checks the files given to it, one after another. It resolves declared
+//! types lazily, as TypeScript does, so a checker builds the global (lib) types its files
+//! touch, in its own table. Diagnostics are reported only by the walk over the file being
+//! checked ("the main walk"); lazy inference of declarations elsewhere never reports, so
+//! **the diagnostics of a file do not depend on which checker checked it, or on what that
+//! checker checked before**.
+use std::rc::Rc;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use swc_atoms::Atom;
+use swc_ecma_ast::*;
+
+use crate::bind::{self, Bound, DeclRef as BDecl, Imported, MemberDecl, SymbolId, flags};
+use crate::diag::{Code, Diagnostic};
+use crate::parse::ParsedFile;
+use crate::types::{ObjectType, Param, Prop as PropT, Signature, TypeId, TypeKind, TypeTable, ids};
+
+/// Deepest expression, statement or type nesting the checker walks.
+pub const MAX_DEPTH: u32 = 3_000;
+/// Deepest type relation or instantiation the checker follows before assuming success.
+const MAX_TYPE_DEPTH: u32 = 40;
+
+/// What a checker remembers about a symbol (TypeScript's "symbol links").
+#[derive(Default)]
+struct SymbolLinks {
+    value_type: Option<TypeId>,
+    declared_type: Option<TypeId>,
+    type_params: Option<Rc<[TypeId]>>,
+    alias_target: Option<Option<SymbolId>>,
+    resolving_value: bool,
+    resolving_declared: bool,
+    circular: bool,
+}
+
+/// What a checker remembers about an expression node (TypeScript's "node links").
+#[allow(dead_code)]
+struct NodeLinks {
+    ty: TypeId,
+    contextual: Option<TypeId>,
+    symbol: Option<SymbolId>,
+    signature: Option<Rc<Signature>>,
+    flags: u32,
+}
+
+/// Well-known global symbols a checker needs for apparent types.
+#[derive(Default, Clone, Copy)]
+struct Globals {
+    array: Option<SymbolId>,
+    promise: Option<SymbolId>,
+    string: Option<SymbolId>,
+    number: Option<SymbolId>,
+    boolean: Option<SymbolId>,
+    function: Option<SymbolId>,
+    object: Option<SymbolId>,
+    regexp: Option<SymbolId>,
+    bigint: Option<SymbolId>,
+    symbol: Option<SymbolId>,
+}
+
+/// Counts one checker reports.
+#[derive(Default, Clone, Copy, Debug)]
+pub struct CheckerCounts {
+    pub types: u64,
+    pub relations: u64,
+}
+
+pub struct Checker<'a, 'b> {
+    files: &'a [ParsedFile],
+    bound: &'b Bound<'a>,
+    pub types: TypeTable,
+    relations: FxHashMap<(TypeId, TypeId), bool>,
+    sym_links: FxHashMap<SymbolId, Box<SymbolLinks>>,
+    node_links: FxHashMap<u64, Box<NodeLinks>>,
+    members_cache: FxHashMap<TypeId, Rc<ObjectType>>,
+    resolving_members: FxHashSet<TypeId>,
+    inst_cache: FxHashMap<(TypeId, u64), TypeId>,
+    type_nodes: FxHashMap<(u32, u32, u32), TypeId>,
+    constraints: FxHashMap<SymbolId, TypeId>,
+    return_types: FxHashMap<u64, TypeId>,
+    alias_stack: Vec<SymbolId>,
+    globals: Globals,
+    current_file: u32,
+    suppress: u32,
+    depth: u32,
+    type_depth: u32,
+    this_types: Vec<TypeId>,
+    returns: Vec<Option<TypeId>>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn node_key(file: u32, lo: u32) -> u64 {
+    ((file as u64) << 32) | lo as u64
+}
+
+/// Maps type parameters to arguments.
+#[derive(Clone, Default)]
+struct Mapper {
+    pairs: Vec<(TypeId, TypeId)>,
+    key: u64,
+}
+
+impl Mapper {
+    fn new(types: &TypeTable, params: &[TypeId], args: &[TypeId]) -> Mapper {
+        let pairs: Vec<(TypeId, TypeId)> =
+            params.iter().copied().zip(args.iter().copied()).collect();
+        let mut key: u64 = 0xcbf29ce484222325;
+        for &(p, a) in &pairs {
+            key = (key ^ types.stable(p)).wrapping_mul(0x100000001b3);
+            key = (key ^ a as u64).wrapping_mul(0x100000001b3);
+        }
+        Mapper { pairs, key }
+    }
+    fn get(&self, t: TypeId) -> Option<TypeId> {
+        self.pairs.iter().find(|p| p.0 == t).map(|p| p.1)
+    }
+}
+
+impl<'a, 'b> Checker<'a, 'b> {
+    pub fn new(files: &'a [ParsedFile], bound: &'b Bound<'a>) -> Self {
+        let mut c = Checker {
+            files,
+            bound,
+            types: TypeTable::new(),
+            relations: FxHashMap::default(),
+            sym_links: FxHashMap::default(),
+            node_links: FxHashMap::default(),
+            members_cache: FxHashMap::default(),
+            resolving_members: FxHashSet::default(),
+            inst_cache: FxHashMap::default(),
+            type_nodes: FxHashMap::default(),
+            constraints: FxHashMap::default(),
+            return_types: FxHashMap::default(),
+            alias_stack: Vec::new(),
+            globals: Globals::default(),
+            current_file: u32::MAX,
+            suppress: 0,
+            depth: 0,
+            type_depth: 0,
+            this_types: Vec::new(),
+            returns: Vec::new(),
+            diagnostics: Vec::new(),
+        };
+        let g = |name: &str| bound.globals.get(&Atom::from(name)).copied();
+        c.globals = Globals {
+            array: g("Array"),
+            promise: g("Promise"),
+            string: g("String"),
+            number: g("Number"),
+            boolean: g("Boolean"),
+            function: g("Function"),
+            object: g("Object"),
+            regexp: g("RegExp"),
+            bigint: g("BigInt"),
+            symbol: g("Symbol"),
+        };
+        // Like a real checker, build the global types every program needs up front.
+        for s in [
+            c.globals.array,
+            c.globals.promise,
+            c.globals.string,
+            c.globals.number,
+            c.globals.boolean,
+            c.globals.function,
+            c.globals.object,
+            c.globals.regexp,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            let t = c.declared_type(s);
+            c.members(t);
+        }
+        c
+    }
+
+    pub fn counts(&self) -> CheckerCounts {
+        CheckerCounts {
+            types: self.types.len() as u64,
+            relations: self.relations.len() as u64,
+        }
+    }
+
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.diagnostics)
+    }
+
+    fn report(&mut self, file: u32, pos: u32, code: Code, message: String) {
+        if self.suppress == 0 && file == self.current_file {
+            let d = self.files[file as usize].diagnostic(swc_common::BytePos(pos), code, message);
+            self.diagnostics.push(d);
+        }
+    }
+
+    fn links(&mut self, s: SymbolId) -> &mut SymbolLinks {
+        self.sym_links.entry(s).or_default()
+    }
+
+    // ------------------------------------------------------------------ files
+
+    /// Checks one file: every statement, declaration and expression in it.
+    pub fn check_file(&mut self, file: u32) {
+        self.current_file = file;
+        let f = &self.files[file as usize];
+        let Some(program) = &f.program else { return };
+        let unresolved = self.bound.files[file as usize].unresolved_imports.clone();
+        for (pos, spec) in unresolved {
+            self.report(
+                file,
+                pos,
+                Code::CannotFindModule,
+                format!("Cannot find module '{spec}' or its corresponding type declarations."),
+            );
+        }
+        match program {
+            Program::Module(m) => {
+                for item in &m.body {
+                    match item {
+                        ModuleItem::Stmt(s) => self.check_stmt(file, s),
+                        ModuleItem::ModuleDecl(d) => self.check_module_decl(file, d),
+                    }
+                }
+            }
+            Program::Script(s) => {
+                for stmt in &s.body {
+                    self.check_stmt(file, stmt);
+                }
+            }
+        }
+        self.current_file = u32::MAX;
+    }
+
+    fn check_module_decl(&mut self, file: u32, d: &'a ModuleDecl) {
+        match d {
+            ModuleDecl::ExportDecl(e) => self.check_decl(file, &e.decl),
+            ModuleDecl::ExportDefaultDecl(e) => match &e.decl {
+                DefaultDecl::Class(c) => self.check_class(
+                    file,
+                    &c.class,
+                    c.ident.as_ref().map_or(e.span.lo.0, |i| i.span.lo.0),
+                ),
+                DefaultDecl::Fn(f) => {
+                    self.check_function(file, &f.function, None);
+                }
+                DefaultDecl::TsInterfaceDecl(i) => self.check_interface(file, i),
+            },
+            ModuleDecl::ExportDefaultExpr(e) => {
+                self.check_expr(file, &e.expr, None);
+            }
+            ModuleDecl::TsExportAssignment(e) => {
+                self.check_expr(file, &e.expr, None);
+            }
+            ModuleDecl::Import(i) => {
+                let Some(&module) = self.bound.files[file as usize]
+                    .import_modules
+                    .get(&i.src.span.lo.0)
+                else {
+                    return;
+                };
+                for s in &i.specifiers {
+                    if let ImportSpecifier::Named(n) = s {
+                        let name = match &n.imported {
+                            Some(ModuleExportName::Ident(id)) => id.sym.clone(),
+                            Some(ModuleExportName::Str(s)) => bind::str_atom(s),
+                            None => n.local.sym.clone(),
+                        };
+                        if self.resolve_export(module, &name, 0).is_none() {
+                            let spec = bind::str_atom(&i.src);
+                            self.report(
+                                file,
+                                n.span.lo.0,
+                                Code::NoExportedMember,
+                                format!("Module '\"{spec}\"' has no exported member '{name}'."),
+                            );
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // ------------------------------------------------------------------ statements
+
+    fn check_stmts(&mut self, file: u32, stmts: &'a [Stmt]) {
+        for s in stmts {
+            self.check_stmt(file, s);
+        }
+    }
+
+    fn check_stmt(&mut self, file: u32, stmt: &'a Stmt) {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.too_deep(file, stmt_lo(stmt));
+            self.depth -= 1;
+            return;
+        }
+        match stmt {
+            Stmt::Block(b) => self.check_stmts(file, &b.stmts),
+            Stmt::Expr(e) => {
+                self.check_expr(file, &e.expr, None);
+            }
+            Stmt::Return(r) => {
+                let expected = self.returns.last().copied().flatten();
+                if let Some(arg) = &r.arg {
+                    let t = self.check_expr(file, arg, expected);
+                    if let Some(expected) = expected
+                        && !self.is_assignable(t, expected)
+                    {
+                        let msg = self.not_assignable(t, expected);
+                        self.report(file, r.span.lo.0, Code::NotAssignable, msg);
+                    }
+                }
+            }
+            Stmt::Throw(t) => {
+                self.check_expr(file, &t.arg, None);
+            }
+            Stmt::If(i) => {
+                self.check_expr(file, &i.test, None);
+                self.check_stmt(file, &i.cons);
+                if let Some(a) = &i.alt {
+                    self.check_stmt(file, a);
+                }
+            }
+            Stmt::While(w) => {
+                self.check_expr(file, &w.test, None);
+                self.check_stmt(file, &w.body);
+            }
+            Stmt::DoWhile(w) => {
+                self.check_stmt(file, &w.body);
+                self.check_expr(file, &w.test, None);
+            }
+            Stmt::For(f) => {
+                match &f.init {
+                    Some(VarDeclOrExpr::VarDecl(v)) => self.check_var_decl(file, v),
+                    Some(VarDeclOrExpr::Expr(e)) => {
+                        self.check_expr(file, e, None);
+                    }
+                    None => {}
+                }
+                if let Some(t) = &f.test {
+                    self.check_expr(file, t, None);
+                }
+                if let Some(u) = &f.update {
+                    self.check_expr(file, u, None);
+                }
+                self.check_stmt(file, &f.body);
+            }
+            Stmt::ForIn(f) => {
+                self.check_for_head(file, &f.left);
+                self.check_expr(file, &f.right, None);
+                self.check_stmt(file, &f.body);
+            }
+            Stmt::ForOf(f) => {
+                self.check_for_head(file, &f.left);
+                self.check_expr(file, &f.right, None);
+                self.check_stmt(file, &f.body);
+            }
+            Stmt::Switch(s) => {
+                self.check_expr(file, &s.discriminant, None);
+                for c in &s.cases {
+                    if let Some(t) = &c.test {
+                        self.check_expr(file, t, None);
+                    }
+                    self.check_stmts(file, &c.cons);
+                }
+            }
+            Stmt::Try(t) => {
+                self.check_stmts(file, &t.block.stmts);
+                if let Some(h) = &t.handler {
+                    self.check_stmts(file, &h.body.stmts);
+                }
+                if let Some(f) = &t.finalizer {
+                    self.check_stmts(file, &f.stmts);
+                }
+            }
+            Stmt::Labeled(l) => self.check_stmt(file, &l.body),
+            Stmt::With(w) => {
+                self.check_expr(file, &w.obj, None);
+                self.check_stmt(file, &w.body);
+            }
+            Stmt::Decl(d) => self.check_decl(file, d),
+            Stmt::Empty(_) | Stmt::Debugger(_) | Stmt::Break(_) | Stmt::Continue(_) => {}
+        }
+        self.depth -= 1;
+    }
+
+    fn too_deep(&mut self, file: u32, pos: u32) {
+        self.report(
+            file,
+            pos,
+            Code::TooDeep,
+            format!(
+                "Nesting deeper than {MAX_DEPTH} levels; the rest of this node is not checked."
+            ),
+        );
+    }
+
+    fn check_for_head(&mut self, file: u32, head: &'a ForHead) {
+        if let ForHead::VarDecl(v) = head {
+            for d in &v.decls {
+                self.check_pat_annotations(file, &d.name);
+            }
+        }
+    }
+
+    fn check_decl(&mut self, file: u32, d: &'a Decl) {
+        match d {
+            Decl::Var(v) => self.check_var_decl(file, v),
+            Decl::Using(u) => {
+                for d in &u.decls {
+                    if let Some(init) = &d.init {
+                        self.check_expr(file, init, None);
+                    }
+                }
+            }
+            Decl::Fn(f) => {
+                self.check_function(file, &f.function, None);
+            }
+            Decl::Class(c) => self.check_class(file, &c.class, c.ident.span.lo.0),
+            Decl::TsInterface(i) => self.check_interface(file, i),
+            Decl::TsTypeAlias(a) => {
+                self.check_type_params(file, a.type_params.as_deref());
+                self.check_type_node(file, &a.type_ann);
+                if let Some(s) = self.bound.files[file as usize]
+                    .node_symbols
+                    .get(&a.id.span.lo.0)
+                    .copied()
+                {
+                    self.declared_type(s);
+                    if self.links(s).circular {
+                        self.report(
+                            file,
+                            a.id.span.lo.0,
+                            Code::CircularAlias,
+                            format!("Type alias '{}' circularly references itself.", a.id.sym),
+                        );
+                    }
+                }
+            }
+            Decl::TsEnum(e) => {
+                for m in &e.members {
+                    if let Some(init) = &m.init {
+                        self.check_expr(file, init, None);
+                    }
+                }
+            }
+            Decl::TsModule(m) => {
+                let mut body = m.body.as_ref();
+                while let Some(TsNamespaceBody::TsNamespaceDecl(inner)) = body {
+                    body = Some(&inner.body);
+                }
+                if let Some(TsNamespaceBody::TsModuleBlock(b)) = body
+                    && !matches!(m.id, TsModuleName::Str(_))
+                {
+                    for item in &b.body {
+                        match item {
+                            ModuleItem::Stmt(s) => self.check_stmt(file, s),
+                            ModuleItem::ModuleDecl(d) => self.check_module_decl(file, d),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn check_var_decl(&mut self, file: u32, v: &'a VarDecl) {
+        for d in &v.decls {
+            self.check_pat_annotations(file, &d.name);
+            let declared = match &d.name {
+                Pat::Ident(b) => b
+                    .type_ann
+                    .as_ref()
+                    .map(|a| self.type_from_node(file, &a.type_ann)),
+                _ => None,
+            };
+            if let Some(init) = &d.init {
+                let t = self.check_expr(file, init, declared);
+                if let (Some(declared), Pat::Ident(b)) = (declared, &d.name)
+                    && !self.is_assignable(t, declared)
+                {
+                    let msg = self.not_assignable(t, declared);
+                    self.report(file, b.id.span.lo.0, Code::NotAssignable, msg);
+                }
+            }
+            if let Pat::Ident(b) = &d.name
+                && let Some(s) = self.bound.files[file as usize]
+                    .node_symbols
+                    .get(&b.id.span.lo.0)
+                    .copied()
+            {
+                self.type_of_symbol(s);
+            }
+        }
+    }
+
+    fn check_pat_annotations(&mut self, file: u32, p: &'a Pat) {
+        match p {
+            Pat::Ident(b) => {
+                if let Some(a) = &b.type_ann {
+                    self.check_type_node(file, &a.type_ann);
+                }
+            }
+            Pat::Array(a) => {
+                if let Some(a) = &a.type_ann {
+                    self.check_type_node(file, &a.type_ann);
+                }
+            }
+            Pat::Object(o) => {
+                if let Some(a) = &o.type_ann {
+                    self.check_type_node(file, &a.type_ann);
+                }
+            }
+            Pat::Rest(r) => {
+                if let Some(a) = &r.type_ann {
+                    self.check_type_node(file, &a.type_ann);
+                }
+            }
+            Pat::Assign(a) => {
+                self.check_pat_annotations(file, &a.left);
+                self.check_expr(file, &a.right, None);
+            }
+            _ => {}
+        }
+    }
+
+    fn check_type_params(&mut self, file: u32, tp: Option<&'a TsTypeParamDecl>) {
+        if let Some(tp) = tp {
+            for p in &tp.params {
+                if let Some(c) = &p.constraint {
+                    self.check_type_node(file, c);
+                }
+                if let Some(d) = &p.default {
+                    self.check_type_node(file, d);
+                }
+            }
+        }
+    }
+
+    /// Checks a function's annotations and body; `this_type` for methods.
+    fn check_function(
+        &mut self,
+        file: u32,
+        f: &'a Function,
+        contextual: Option<&Signature>,
+    ) -> TypeId {
+        self.check_type_params(file, f.type_params.as_deref());
+        for (i, p) in f.params.iter().enumerate() {
+            for d in &p.decorators {
+                self.check_expr(file, &d.expr, None);
+            }
+            self.check_pat_annotations(file, &p.pat);
+            self.contextual_param(file, &p.pat, contextual, i);
+        }
+        if let Some(r) = &f.return_type {
+            self.check_type_node(file, &r.type_ann);
+        }
+        let declared = f.return_type.as_ref().map(|r| {
+            let t = self.type_from_node(file, &r.type_ann);
+            if f.is_async { self.awaited(t) } else { t }
+        });
+        if let Some(body) = &f.body {
+            self.returns
+                .push(if f.is_generator { None } else { declared });
+            self.check_stmts(file, &body.stmts);
+            self.returns.pop();
+        }
+        let sig = self.signature_of_function(file, f);
+        let mut obj = ObjectType::default();
+        obj.calls.push(Rc::new(sig));
+        self.types.object(obj, node_key(file, f.span.lo.0))
+    }
+
+    fn contextual_param(
+        &mut self,
+        file: u32,
+        p: &'a Pat,
+        contextual: Option<&Signature>,
+        i: usize,
+    ) {
+        if let (Pat::Ident(b), Some(sig)) = (p, contextual)
+            && b.type_ann.is_none()
+            && let Some(s) = self.bound.files[file as usize]
+                .node_symbols
+                .get(&b.id.span.lo.0)
+                .copied()
+        {
+            let t = match sig.params.get(i) {
+                Some(p) if sig.rest && i + 1 >= sig.params.len() => self.element_type(p.ty),
+                Some(p) => p.ty,
+                None => ids::ANY,
+            };
+            let links = self.links(s);
+            if links.value_type.is_none() {
+                links.value_type = Some(t);
+            }
+        }
+    }
+
+    fn check_class(&mut self, file: u32, c: &'a Class, name_pos: u32) {
+        let sym = self.bound.files[file as usize]
+            .node_symbols
+            .get(&name_pos)
+            .copied();
+        if let Some(sym) = sym
+            && self.base_cycle(sym)
+        {
+            let name = self.bound.symbol(sym).name.clone();
+            self.report(
+                file,
+                name_pos,
+                Code::CircularBase,
+                format!(
+                    "'{name}' is referenced directly or indirectly in its own base expression."
+                ),
+            );
+        }
+        for d in &c.decorators {
+            self.check_expr(file, &d.expr, None);
+        }
+        self.check_type_params(file, c.type_params.as_deref());
+        if let Some(s) = &c.super_class {
+            self.check_expr(file, s, None);
+        }
+        if let Some(args) = &c.super_type_params {
+            for t in &args.params {
+                self.check_type_node(file, t);
+            }
+        }
+        for i in &c.implements {
+            self.check_heritage_node(file, i);
+        }
+        let this = match sym {
+            Some(s) => self.declared_type(s),
+            None => ids::ANY,
+        };
+        let this = self.this_instance(this);
+        self.this_types.push(this);
+        for m in &c.body {
+            match m {
+                ClassMember::Constructor(ctor) => {
+                    for p in &ctor.params {
+                        match p {
+                            ParamOrTsParamProp::Param(p) => {
+                                self.check_pat_annotations(file, &p.pat)
+                            }
+                            ParamOrTsParamProp::TsParamProp(pp) => match &pp.param {
+                                TsParamPropParam::Ident(b) => {
+                                    if let Some(a) = &b.type_ann {
+                                        self.check_type_node(file, &a.type_ann);
+                                    }
+                                }
+                                TsParamPropParam::Assign(a) => {
+                                    self.check_pat_annotations(file, &a.left);
+                                    self.check_expr(file, &a.right, None);
+                                }
+                            },
+                        }
+                    }
+                    if let Some(body) = &ctor.body {
+                        self.returns.push(None);
+                        self.check_stmts(file, &body.stmts);
+                        self.returns.pop();
+                    }
+                }
+                ClassMember::Method(method) => {
+                    for d in &method.function.decorators {
+                        self.check_expr(file, &d.expr, None);
+                    }
+                    self.check_function(file, &method.function, None);
+                }
+                ClassMember::PrivateMethod(method) => {
+                    self.check_function(file, &method.function, None);
+                }
+                ClassMember::ClassProp(p) => {
+                    for d in &p.decorators {
+                        self.check_expr(file, &d.expr, None);
+                    }
+                    self.check_prop_init(
+                        file,
+                        p.type_ann.as_deref(),
+                        p.value.as_deref(),
+                        p.span.lo.0,
+                    );
+                }
+                ClassMember::PrivateProp(p) => {
+                    self.check_prop_init(
+                        file,
+                        p.type_ann.as_deref(),
+                        p.value.as_deref(),
+                        p.span.lo.0,
+                    );
+                }
+                ClassMember::StaticBlock(b) => self.check_stmts(file, &b.body.stmts),
+                ClassMember::TsIndexSignature(i) => {
+                    if let Some(a) = &i.type_ann {
+                        self.check_type_node(file, &a.type_ann);
+                    }
+                }
+                ClassMember::AutoAccessor(a) => {
+                    self.check_prop_init(
+                        file,
+                        a.type_ann.as_deref(),
+                        a.value.as_deref(),
+                        a.span.lo.0,
+                    );
+                }
+                ClassMember::Empty(_) => {}
+            }
+        }
+        self.this_types.pop();
+    }
+
+    fn this_instance(&mut self, declared: TypeId) -> TypeId {
+        if let TypeKind::Declared(s) = self.types.kind(declared).clone() {
+            let params = self.type_params_of(s);
+            if !params.is_empty() {
+                return self.types.reference(s, params.iter().copied().collect());
+            }
+        }
+        declared
+    }
+
+    fn check_prop_init(
+        &mut self,
+        file: u32,
+        ann: Option<&'a TsTypeAnn>,
+        value: Option<&'a Expr>,
+        pos: u32,
+    ) {
+        let declared = ann.map(|a| {
+            self.check_type_node(file, &a.type_ann);
+            self.type_from_node(file, &a.type_ann)
+        });
+        if let Some(v) = value {
+            let t = self.check_expr(file, v, declared);
+            if let Some(d) = declared
+                && !self.is_assignable(t, d)
+            {
+                let msg = self.not_assignable(t, d);
+                self.report(file, pos, Code::NotAssignable, msg);
+            }
+        }
+    }
+
+    fn check_interface(&mut self, file: u32, i: &'a TsInterfaceDecl) {
+        if let Some(sym) = self.bound.files[file as usize]
+            .node_symbols
+            .get(&i.id.span.lo.0)
+            .copied()
+        {
+            if self.base_cycle(sym) {
+                self.report(
+                    file,
+                    i.id.span.lo.0,
+                    Code::CircularBase,
+                    format!(
+                        "Type '{}' recursively references itself as a base type.",
+                        i.id.sym
+                    ),
+                );
+            }
+            let t = self.declared_type(sym);
+            self.members(t);
+        }
+        self.check_type_params(file, i.type_params.as_deref());
+        for e in &i.extends {
+            self.check_heritage_node(file, e);
+        }
+        for m in &i.body.body {
+            self.check_type_element(file, m);
+        }
+    }
+
+    fn check_heritage_node(&mut self, file: u32, e: &'a TsExprWithTypeArgs) {
+        if let Some(entity) = expr_entity(&e.expr) {
+            self.check_entity(file, &entity, e.type_args.as_deref(), e.span.lo.0);
+        }
+        if let Some(args) = &e.type_args {
+            for t in &args.params {
+                self.check_type_node(file, t);
+            }
+        }
+    }
+
+    fn check_type_element(&mut self, file: u32, m: &'a TsTypeElement) {
+        let anns: Vec<&'a TsTypeAnn> = match m {
+            TsTypeElement::TsPropertySignature(p) => p.type_ann.iter().map(|a| &**a).collect(),
+            TsTypeElement::TsMethodSignature(p) => {
+                self.check_type_params(file, p.type_params.as_deref());
+                let mut v: Vec<&'a TsTypeAnn> = p.params.iter().filter_map(fn_param_ann).collect();
+                v.extend(p.type_ann.as_deref());
+                v
+            }
+            TsTypeElement::TsGetterSignature(p) => p.type_ann.iter().map(|a| &**a).collect(),
+            TsTypeElement::TsSetterSignature(p) => fn_param_ann(&p.param).into_iter().collect(),
+            TsTypeElement::TsCallSignatureDecl(c) => {
+                self.check_type_params(file, c.type_params.as_deref());
+                let mut v: Vec<&'a TsTypeAnn> = c.params.iter().filter_map(fn_param_ann).collect();
+                v.extend(c.type_ann.as_deref());
+                v
+            }
+            TsTypeElement::TsConstructSignatureDecl(c) => {
+                self.check_type_params(file, c.type_params.as_deref());
+                let mut v: Vec<&'a TsTypeAnn> = c.params.iter().filter_map(fn_param_ann).collect();
+                v.extend(c.type_ann.as_deref());
+                v
+            }
+            TsTypeElement::TsIndexSignature(i) => i.type_ann.iter().map(|a| &**a).collect(),
+        };
+        for a in anns {
+            self.check_type_node(file, &a.type_ann);
+        }
+    }
+
+    /// Whether following the bases of `sym` leads back to it.
+    fn base_cycle(&mut self, sym: SymbolId) -> bool {
+        let mut seen = FxHashSet::default();
+        let mut work = self.base_symbols(sym);
+        while let Some(s) = work.pop() {
+            if s == sym {
+                return true;
+            }
+            if seen.insert(s) && seen.len() < 256 {
+                work.extend(self.base_symbols(s));
+            }
+        }
+        false
+    }
+
+    fn base_symbols(&mut self, sym: SymbolId) -> Vec<SymbolId> {
+        let mut out = Vec::new();
+        let decls = self.bound.symbol(sym).decls.clone();
+        for (file, d) in decls {
+            let heritage: Vec<Expr> = match d {
+                BDecl::Class(c) => c.super_class.iter().map(|e| (**e).clone()).collect(),
+                BDecl::Interface(i) => i.extends.iter().map(|e| (*e.expr).clone()).collect(),
+                _ => continue,
+            };
+            for e in heritage {
+                if let Some(entity) = expr_entity(&e)
+                    && let Some(s) = self.resolve_entity(file, &entity)
+                {
+                    out.push(self.resolve_alias(s));
+                }
+            }
+        }
+        out
+    }
+
+    // ------------------------------------------------------------------ type nodes
+
+    /// Reports unknown names and wrong type argument counts in a type annotation.
+    fn check_type_node(&mut self, file: u32, t: &'a TsType) {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.too_deep(file, ts_type_lo(t));
+            self.depth -= 1;
+            return;
+        }
+        match t {
+            TsType::TsTypeRef(r) => {
+                let entity = entity_of(&r.type_name);
+                self.check_entity(file, &entity, r.type_params.as_deref(), r.span.lo.0);
+                if let Some(args) = &r.type_params {
+                    for a in &args.params {
+                        self.check_type_node(file, a);
+                    }
+                }
+            }
+            TsType::TsFnOrConstructorType(f) => {
+                let (tp, params, ann) = match f {
+                    TsFnOrConstructorType::TsFnType(f) => {
+                        (f.type_params.as_deref(), &f.params, &f.type_ann)
+                    }
+                    TsFnOrConstructorType::TsConstructorType(f) => {
+                        (f.type_params.as_deref(), &f.params, &f.type_ann)
+                    }
+                };
+                self.check_type_params(file, tp);
+                for p in params {
+                    if let Some(a) = fn_param_ann(p) {
+                        self.check_type_node(file, &a.type_ann);
+                    }
+                }
+                self.check_type_node(file, &ann.type_ann);
+            }
+            TsType::TsTypeLit(l) => {
+                for m in &l.members {
+                    self.check_type_element(file, m);
+                }
+            }
+            TsType::TsArrayType(a) => self.check_type_node(file, &a.elem_type),
+            TsType::TsTupleType(tt) => {
+                for e in &tt.elem_types {
+                    self.check_type_node(file, &e.ty);
+                }
+            }
+            TsType::TsOptionalType(o) => self.check_type_node(file, &o.type_ann),
+            TsType::TsRestType(r) => self.check_type_node(file, &r.type_ann),
+            TsType::TsUnionOrIntersectionType(u) => {
+                let types = match u {
+                    TsUnionOrIntersectionType::TsUnionType(u) => &u.types,
+                    TsUnionOrIntersectionType::TsIntersectionType(i) => &i.types,
+                };
+                for t in types {
+                    self.check_type_node(file, t);
+                }
+            }
+            TsType::TsConditionalType(c) => {
+                for t in [&c.check_type, &c.extends_type, &c.true_type, &c.false_type] {
+                    self.check_type_node(file, t);
+                }
+            }
+            TsType::TsParenthesizedType(p) => self.check_type_node(file, &p.type_ann),
+            TsType::TsTypeOperator(o) => self.check_type_node(file, &o.type_ann),
+            TsType::TsIndexedAccessType(i) => {
+                self.check_type_node(file, &i.obj_type);
+                self.check_type_node(file, &i.index_type);
+            }
+            TsType::TsMappedType(m) => {
+                if let Some(c) = &m.type_param.constraint {
+                    self.check_type_node(file, c);
+                }
+                if let Some(t) = &m.type_ann {
+                    self.check_type_node(file, t);
+                }
+            }
+            TsType::TsTypeQuery(q) => {
+                if let TsTypeQueryExpr::TsEntityName(e) = &q.expr_name {
+                    let entity = entity_of(e);
+                    if self.resolve_entity(file, &entity).is_none() {
+                        let (pos, name) = entity[0].clone();
+                        self.report(
+                            file,
+                            pos,
+                            Code::CannotFindName,
+                            format!("Cannot find name '{name}'."),
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.depth -= 1;
+    }
+
+    fn check_entity(
+        &mut self,
+        file: u32,
+        entity: &[(u32, Atom)],
+        args: Option<&'a TsTypeParamInstantiation>,
+        pos: u32,
+    ) {
+        let Some(s) = self.resolve_entity(file, entity) else {
+            let (pos, name) =
+                if entity.len() == 1 || self.resolve_entity(file, &entity[..1]).is_none() {
+                    entity[0].clone()
+                } else {
+                    entity[entity.len() - 1].clone()
+                };
+            self.report(
+                file,
+                pos,
+                Code::CannotFindName,
+                format!("Cannot find name '{name}'."),
+            );
+            return;
+        };
+        let s = self.resolve_alias(s);
+        let sym = self.bound.symbol(s);
+        if sym.flags & (flags::CLASS | flags::INTERFACE | flags::TYPE_ALIAS) == 0 {
+            return;
+        }
+        let required = self.required_type_args(s);
+        let params = self.type_params_of(s).len();
+        let given = args.map_or(0, |a| a.params.len());
+        if given > params || given < required {
+            let name = self.type_display_name(s);
+            let code = if given == 0 {
+                Code::TypeArgumentCount
+            } else {
+                Code::TypeArgumentCount
+            };
+            let count = if required == params {
+                format!("{params}")
+            } else {
+                format!("between {required} and {params}")
+            };
+            self.report(
+                file,
+                pos,
+                code,
+                format!("Generic type '{name}' requires {count} type argument(s)."),
+            );
+        }
+    }
+
+    fn type_display_name(&mut self, s: SymbolId) -> String {
+        let params = self.type_params_of(s);
+        let name = self.bound.symbol(s).name.to_string();
+        if params.is_empty() {
+            return name;
+        }
+        let names: Vec<String> = params.iter().map(|&p| self.type_to_string(p)).collect();
+        format!("{name}<{}>", names.join(", "))
+    }
+
+    fn required_type_args(&mut self, s: SymbolId) -> usize {
+        let mut required = 0;
+        for (_, d) in &self.bound.symbol(s).decls {
+            let tp = match d {
+                BDecl::Class(c) => c.type_params.as_deref(),
+                BDecl::Interface(i) => i.type_params.as_deref(),
+                BDecl::Alias(a) => a.type_params.as_deref(),
+                _ => None,
+            };
+            if let Some(tp) = tp {
+                return tp.params.iter().filter(|p| p.default.is_none()).count();
+            }
+            required = 0;
+        }
+        required
+    }
+
+    /// The type an annotation denotes.
+    pub fn type_from_node(&mut self, file: u32, t: &'a TsType) -> TypeId {
+        let key = ts_type_key(file, t);
+        if let Some(&ty) = self.type_nodes.get(&key) {
+            return ty;
+        }
+        self.type_depth += 1;
+        let ty = if self.type_depth > MAX_DEPTH {
+            ids::ERROR
+        } else {
+            self.type_from_node_uncached(file, t)
+        };
+        self.type_depth -= 1;
+        if self.alias_stack.is_empty() {
+            self.type_nodes.insert(key, ty);
+        }
+        ty
+    }
+
+    fn type_from_node_uncached(&mut self, file: u32, t: &'a TsType) -> TypeId {
+        match t {
+            TsType::TsKeywordType(k) => match k.kind {
+                TsKeywordTypeKind::TsAnyKeyword => ids::ANY,
+                TsKeywordTypeKind::TsUnknownKeyword => ids::UNKNOWN,
+                TsKeywordTypeKind::TsNumberKeyword => ids::NUMBER,
+                TsKeywordTypeKind::TsObjectKeyword => ids::OBJECT,
+                TsKeywordTypeKind::TsBooleanKeyword => ids::BOOLEAN,
+                TsKeywordTypeKind::TsBigIntKeyword => ids::BIGINT,
+                TsKeywordTypeKind::TsStringKeyword => ids::STRING,
+                TsKeywordTypeKind::TsSymbolKeyword => ids::SYMBOL,
+                TsKeywordTypeKind::TsVoidKeyword => ids::VOID,
+                TsKeywordTypeKind::TsUndefinedKeyword => ids::UNDEFINED,
+                TsKeywordTypeKind::TsNullKeyword => ids::NULL,
+                TsKeywordTypeKind::TsNeverKeyword => ids::NEVER,
+                TsKeywordTypeKind::TsIntrinsicKeyword => ids::ANY,
+            },
+            TsType::TsThisType(_) => self.this_types.last().copied().unwrap_or(ids::ANY),
+            TsType::TsLitType(l) => match &l.lit {
+                TsLit::Str(s) => self.types.string_lit(&bind::str_atom(s)),
+                TsLit::Number(n) => self.types.number_lit(n.value),
+                TsLit::Bool(b) => {
+                    if b.value {
+                        ids::TRUE
+                    } else {
+                        ids::FALSE
+                    }
+                }
+                TsLit::BigInt(b) => self.types.bigint_lit(&Atom::from(b.value.to_string())),
+                TsLit::Tpl(_) => ids::STRING,
+            },
+            TsType::TsTypeRef(r) => {
+                let entity = entity_of(&r.type_name);
+                let args: Vec<TypeId> = match &r.type_params {
+                    Some(a) => a
+                        .params
+                        .iter()
+                        .map(|t| self.type_from_node(file, t))
+                        .collect(),
+                    None => Vec::new(),
+                };
+                match self.resolve_entity(file, &entity) {
+                    Some(s) => self.type_reference(s, args),
+                    None => ids::ERROR,
+                }
+            }
+            TsType::TsFnOrConstructorType(f) => {
+                let (tp, params, ann, construct) = match f {
+                    TsFnOrConstructorType::TsFnType(f) => {
+                        (f.type_params.as_deref(), &f.params, &f.type_ann, false)
+                    }
+                    TsFnOrConstructorType::TsConstructorType(f) => {
+                        (f.type_params.as_deref(), &f.params, &f.type_ann, true)
+                    }
+                };
+                let sig = self.signature_from_parts(file, tp, params, Some(&ann.type_ann), false);
+                let mut obj = ObjectType::default();
+                if construct {
+                    obj.constructs.push(Rc::new(sig))
+                } else {
+                    obj.calls.push(Rc::new(sig))
+                }
+                self.types.object(obj, node_key(file, f_lo(f)))
+            }
+            TsType::TsTypeQuery(q) => match &q.expr_name {
+                TsTypeQueryExpr::TsEntityName(e) => {
+                    match self.resolve_entity(file, &entity_of(e)) {
+                        Some(s) => self.type_of_symbol(s),
+                        None => ids::ERROR,
+                    }
+                }
+                TsTypeQueryExpr::Import(_) => ids::ANY,
+            },
+            TsType::TsTypeLit(l) => {
+                let obj = self.object_from_elements(file, &l.members);
+                self.types.object(obj, node_key(file, l.span.lo.0))
+            }
+            TsType::TsArrayType(a) => {
+                let e = self.type_from_node(file, &a.elem_type);
+                self.array_of(e)
+            }
+            TsType::TsTupleType(tt) => {
+                let elems: Box<[TypeId]> = tt
+                    .elem_types
+                    .iter()
+                    .map(|e| self.type_from_node(file, &e.ty))
+                    .collect();
+                self.types.tuple(elems)
+            }
+            TsType::TsOptionalType(o) => {
+                let t = self.type_from_node(file, &o.type_ann);
+                self.types.union(&[t, ids::UNDEFINED])
+            }
+            TsType::TsRestType(r) => self.type_from_node(file, &r.type_ann),
+            TsType::TsUnionOrIntersectionType(u) => match u {
+                TsUnionOrIntersectionType::TsUnionType(u) => {
+                    let ts: Vec<TypeId> = u
+                        .types
+                        .iter()
+                        .map(|t| self.type_from_node(file, t))
+                        .collect();
+                    self.types.union(&ts)
+                }
+                TsUnionOrIntersectionType::TsIntersectionType(i) => {
+                    let ts: Vec<TypeId> = i
+                        .types
+                        .iter()
+                        .map(|t| self.type_from_node(file, t))
+                        .collect();
+                    self.types.intersection(&ts)
+                }
+            },
+            TsType::TsConditionalType(c) => {
+                // Approximated: both branches, without evaluating the condition.
+                let a = self.type_from_node(file, &c.true_type);
+                let b = self.type_from_node(file, &c.false_type);
+                self.types.union(&[a, b])
+            }
+            TsType::TsInferType(i) => match self.bound.files[file as usize]
+                .node_symbols
+                .get(&i.type_param.name.span.lo.0)
+            {
+                Some(&s) => self.types.of_symbol(10, s),
+                None => ids::UNKNOWN,
+            },
+            TsType::TsParenthesizedType(p) => self.type_from_node(file, &p.type_ann),
+            TsType::TsTypeOperator(o) => {
+                let t = self.type_from_node(file, &o.type_ann);
+                match o.op {
+                    TsTypeOperatorOp::KeyOf => self.keyof(t),
+                    TsTypeOperatorOp::Unique => ids::SYMBOL,
+                    TsTypeOperatorOp::ReadOnly => t,
+                }
+            }
+            TsType::TsIndexedAccessType(i) => {
+                let o = self.type_from_node(file, &i.obj_type);
+                let k = self.type_from_node(file, &i.index_type);
+                self.indexed_access(o, k)
+            }
+            TsType::TsMappedType(m) => {
+                // Approximated: `{ [K in C]: T }` as an object with the known keys of C,
+                // or an index signature when the keys are not known.
+                let c = match &m.type_param.constraint {
+                    Some(c) => self.type_from_node(file, c),
+                    None => ids::STRING,
+                };
+                let v = match &m.type_ann {
+                    Some(t) => self.type_from_node(file, t),
+                    None => ids::ANY,
+                };
+                let mut obj = ObjectType::default();
+                let keys: Vec<TypeId> = match self.types.kind(c) {
+                    TypeKind::Union(ms) => ms.to_vec(),
+                    _ => vec![c],
+                };
+                for k in keys.into_iter().take(256) {
+                    match self.types.kind(k).clone() {
+                        TypeKind::StringLit(s) => obj.insert(
+                            s,
+                            PropT {
+                                ty: v,
+                                optional: m.optional.is_some(),
+                            },
+                        ),
+                        _ => obj.string_index = Some(v),
+                    }
+                }
+                self.types.object(obj, node_key(file, m.span.lo.0))
+            }
+            TsType::TsTypePredicate(_) => ids::BOOLEAN,
+            TsType::TsImportType(_) => ids::ANY,
+        }
+    }
+
+    fn keyof(&mut self, t: TypeId) -> TypeId {
+        if self.types.is_generic(t) {
+            return self.types.keyof(t);
+        }
+        match self.types.kind(t) {
+            TypeKind::Any => return ids::STRING,
+            TypeKind::Union(_) | TypeKind::Never => return ids::NEVER,
+            _ => {}
+        }
+        let m = self.members(t);
+        if m.string_index.is_some() {
+            return ids::STRING;
+        }
+        let names: Vec<Atom> = m.order.iter().take(512).cloned().collect();
+        let lits: Vec<TypeId> = names.iter().map(|n| self.types.string_lit(n)).collect();
+        self.types.union(&lits)
+    }
+
+    fn indexed_access(&mut self, o: TypeId, k: TypeId) -> TypeId {
+        if self.types.is_generic(o) || self.types.is_generic(k) {
+            return self.types.indexed(o, k);
+        }
+        match self.types.kind(k).clone() {
+            TypeKind::StringLit(s) => self.property_type(o, &s).unwrap_or(ids::ERROR),
+            TypeKind::NumberLit(n) => {
+                if let TypeKind::Tuple(es) = self.types.kind(o) {
+                    return es.get(n as usize).copied().unwrap_or(ids::UNDEFINED);
+                }
+                self.property_type(o, &Atom::from(bind::format_number(n)))
+                    .unwrap_or_else(|| self.element_type(o))
+            }
+            TypeKind::Union(ks) => {
+                let ts: Vec<TypeId> = ks.iter().map(|&k| self.indexed_access(o, k)).collect();
+                self.types.union(&ts)
+            }
+            TypeKind::Number => self.element_type(o),
+            _ => {
+                let m = self.members(o);
+                m.string_index.unwrap_or(ids::ANY)
+            }
+        }
+    }
+
+    fn object_from_elements(&mut self, file: u32, members: &'a [TsTypeElement]) -> ObjectType {
+        let mut obj = ObjectType::default();
+        for m in members {
+            match m {
+                TsTypeElement::TsPropertySignature(p) => {
+                    if let Some(name) = bind::key_name(&p.key) {
+                        let ty = match &p.type_ann {
+                            Some(a) => self.type_from_node(file, &a.type_ann),
+                            None => ids::ANY,
+                        };
+                        obj.insert(
+                            name,
+                            PropT {
+                                ty,
+                                optional: p.optional,
+                            },
+                        );
+                    }
+                }
+                TsTypeElement::TsMethodSignature(p) => {
+                    if let Some(name) = bind::key_name(&p.key) {
+                        let sig = self.signature_from_parts(
+                            file,
+                            p.type_params.as_deref(),
+                            &p.params,
+                            p.type_ann.as_deref().map(|a| &*a.type_ann),
+                            false,
+                        );
+                        let ty = self.function_type(vec![sig], node_key(file, p.span.lo.0));
+                        obj.insert(
+                            name,
+                            PropT {
+                                ty,
+                                optional: p.optional,
+                            },
+                        );
+                    }
+                }
+                TsTypeElement::TsGetterSignature(p) => {
+                    if let Some(name) = bind::key_name(&p.key) {
+                        let ty = match &p.type_ann {
+                            Some(a) => self.type_from_node(file, &a.type_ann),
+                            None => ids::ANY,
+                        };
+                        obj.insert(
+                            name,
+                            PropT {
+                                ty,
+                                optional: false,
+                            },
+                        );
+                    }
+                }
+                TsTypeElement::TsSetterSignature(p) => {
+                    if let Some(name) = bind::key_name(&p.key)
+                        && !obj.props.contains_key(&name)
+                    {
+                        let ty = fn_param_ann(&p.param)
+                            .map_or(ids::ANY, |a| self.type_from_node(file, &a.type_ann));
+                        obj.insert(
+                            name,
+                            PropT {
+                                ty,
+                                optional: false,
+                            },
+                        );
+                    }
+                }
+                TsTypeElement::TsCallSignatureDecl(c) => {
+                    let sig = self.signature_from_parts(
+                        file,
+                        c.type_params.as_deref(),
+                        &c.params,
+                        c.type_ann.as_deref().map(|a| &*a.type_ann),
+                        false,
+                    );
+                    obj.calls.push(Rc::new(sig));
+                }
+                TsTypeElement::TsConstructSignatureDecl(c) => {
+                    let sig = self.signature_from_parts(
+                        file,
+                        c.type_params.as_deref(),
+                        &c.params,
+                        c.type_ann.as_deref().map(|a| &*a.type_ann),
+                        false,
+                    );
+                    obj.constructs.push(Rc::new(sig));
+                }
+                TsTypeElement::TsIndexSignature(i) => {
+                    let v = i
+                        .type_ann
+                        .as_ref()
+                        .map_or(ids::ANY, |a| self.type_from_node(file, &a.type_ann));
+                    let k = i
+                        .params
+                        .first()
+                        .and_then(fn_param_ann)
+                        .map_or(ids::STRING, |a| self.type_from_node(file, &a.type_ann));
+                    if k == ids::NUMBER {
+                        obj.number_index = Some(v)
+                    } else {
+                        obj.string_index = Some(v)
+                    }
+                }
+            }
+        }
+        obj
+    }
+
+    fn function_type(&mut self, sigs: Vec<Signature>, origin: u64) -> TypeId {
+        let mut obj = ObjectType::default();
+        obj.calls.extend(sigs.into_iter().map(Rc::new));
+        self.types.object(obj, origin)
+    }
+
+    fn type_param_types(&mut self, file: u32, tp: Option<&'a TsTypeParamDecl>) -> Box<[TypeId]> {
+        let Some(tp) = tp else { return Box::new([]) };
+        tp.params
+            .iter()
+            .map(|p| {
+                match self.bound.files[file as usize]
+                    .node_symbols
+                    .get(&p.name.span.lo.0)
+                {
+                    Some(&s) => self.types.of_symbol(10, s),
+                    None => ids::UNKNOWN,
+                }
+            })
+            .collect()
+    }
+
+    fn signature_from_parts(
+        &mut self,
+        file: u32,
+        tp: Option<&'a TsTypeParamDecl>,
+        params: &'a [TsFnParam],
+        ret: Option<&'a TsType>,
+        is_async: bool,
+    ) -> Signature {
+        let type_params = self.type_param_types(file, tp);
+        let mut out = Vec::with_capacity(params.len());
+        let mut min_args = 0;
+        let mut rest = false;
+        for (i, p) in params.iter().enumerate() {
+            let (name, optional) = match p {
+                TsFnParam::Ident(b) => (b.id.sym.clone(), b.id.optional),
+                TsFnParam::Rest(_) => {
+                    rest = true;
+                    (Atom::from("args"), true)
+                }
+                _ => (Atom::from(format!("arg{i}")), false),
+            };
+            let ty = fn_param_ann(p).map_or(ids::ANY, |a| self.type_from_node(file, &a.type_ann));
+            if !optional {
+                min_args = i + 1;
+            }
+            out.push(Param { name, ty });
+        }
+        let mut ret = ret.map_or(ids::ANY, |r| self.type_from_node(file, r));
+        if is_async {
+            ret = self.promise_of(ret);
+        }
+        Signature {
+            type_params,
+            params: out,
+            ret,
+            min_args,
+            rest,
+        }
+    }
+
+    fn signature_of_function(&mut self, file: u32, f: &'a Function) -> Signature {
+        let type_params = self.type_param_types(file, f.type_params.as_deref());
+        let mut params = Vec::with_capacity(f.params.len());
+        let mut min_args = 0;
+        let mut rest = false;
+        for (i, p) in f.params.iter().enumerate() {
+            let (name, ty, optional) = self.param_info(file, &p.pat, i);
+            rest |= matches!(p.pat, Pat::Rest(_));
+            if !optional {
+                min_args = i + 1;
+            }
+            params.push(Param { name, ty });
+        }
+        let ret = match &f.return_type {
+            Some(r) => self.type_from_node(file, &r.type_ann),
+            None => {
+                let inferred = self.infer_return(
+                    file,
+                    f.span.lo.0,
+                    f.body.as_ref().map(|b| &b.stmts[..]),
+                    None,
+                );
+                if f.is_async {
+                    self.promise_of(inferred)
+                } else {
+                    inferred
+                }
+            }
+        };
+        Signature {
+            type_params,
+            params,
+            ret,
+            min_args,
+            rest,
+        }
+    }
+
+    /// Name, type and optionality of a parameter pattern.
+    fn param_info(&mut self, file: u32, p: &'a Pat, i: usize) -> (Atom, TypeId, bool) {
+        match p {
+            Pat::Ident(b) => {
+                let ty = match &b.type_ann {
+                    Some(a) => self.type_from_node(file, &a.type_ann),
+                    None => match self.bound.files[file as usize]
+                        .node_symbols
+                        .get(&b.id.span.lo.0)
+                    {
+                        Some(&s) => self.links(s).value_type.unwrap_or(ids::ANY),
+                        None => ids::ANY,
+                    },
+                };
+                (b.id.sym.clone(), ty, b.id.optional)
+            }
+            Pat::Assign(a) => {
+                let (name, ty, _) = self.param_info(file, &a.left, i);
+                (name, ty, true)
+            }
+            Pat::Rest(r) => {
+                let ty = r
+                    .type_ann
+                    .as_ref()
+                    .map_or(ids::ANY, |a| self.type_from_node(file, &a.type_ann));
+                (Atom::from("args"), ty, true)
+            }
+            Pat::Object(o) => (
+                Atom::from(format!("arg{i}")),
+                o.type_ann
+                    .as_ref()
+                    .map_or(ids::ANY, |a| self.type_from_node(file, &a.type_ann)),
+                false,
+            ),
+            Pat::Array(a) => (
+                Atom::from(format!("arg{i}")),
+                a.type_ann
+                    .as_ref()
+                    .map_or(ids::ANY, |a| self.type_from_node(file, &a.type_ann)),
+                false,
+            ),
+            _ => (Atom::from(format!("arg{i}")), ids::ANY, false),
+        }
+    }
+
+    /// Infers a function's return type from its body, without reporting.
+    fn infer_return(
+        &mut self,
+        file: u32,
+        lo: u32,
+        body: Option<&'a [Stmt]>,
+        expr: Option<&'a Expr>,
+    ) -> TypeId {
+        let key = node_key(file, lo);
+        if let Some(&t) = self.return_types.get(&key) {
+            return t;
+        }
+        self.return_types.insert(key, ids::ANY);
+        self.suppress += 1;
+        let t = if let Some(e) = expr {
+            self.check_expr(file, e, None)
+        } else {
+            let mut found = Vec::new();
+            if let Some(body) = body {
+                collect_returns(body, &mut found, 0);
+            }
+            let mut ts = Vec::with_capacity(found.len());
+            for e in found {
+                match e {
+                    Some(e) => ts.push(self.check_expr(file, e, None)),
+                    None => ts.push(ids::UNDEFINED),
+                }
+            }
+            if ts.is_empty() {
+                ids::VOID
+            } else {
+                self.types.union(&ts)
+            }
+        };
+        let t = self.types.widen(t);
+        self.suppress -= 1;
+        self.return_types.insert(key, t);
+        t
+    }
+
+    // ------------------------------------------------------------------ symbols
+
+    /// The symbol an entity name (`A`, `A.B.C`) denotes.
+    fn resolve_entity(&mut self, file: u32, entity: &[(u32, Atom)]) -> Option<SymbolId> {
+        let (pos, name) = &entity[0];
+        let mut s = self.bound.resolve(file, *pos, name)?;
+        for (_, part) in &entity[1..] {
+            s = self.resolve_alias(s);
+            s = self.export_of_symbol(s, part)?;
+        }
+        Some(s)
+    }
+
+    fn export_of_symbol(&mut self, s: SymbolId, name: &Atom) -> Option<SymbolId> {
+        let sym = self.bound.symbol(s);
+        if let Some(&e) = sym.exports.get(name) {
+            return Some(e);
+        }
+        for (_, d) in &sym.decls {
+            if let BDecl::Import {
+                module: Some(m),
+                imported: Imported::Namespace,
+                ..
+            } = d
+            {
+                let m = *m;
+                return self.resolve_export(m, name, 0);
+            }
+        }
+        None
+    }
+
+    /// Resolves `name` among the exports of module `file`, following re-exports.
+    fn resolve_export(&mut self, file: u32, name: &Atom, depth: u32) -> Option<SymbolId> {
+        if depth > 32 {
+            return None;
+        }
+        let fb = &self.bound.files[file as usize];
+        if let Some(&s) = fb.exports.get(name) {
+            return Some(s);
+        }
+        if name.as_str() == "default" {
+            return None;
+        }
+        let stars = fb.export_stars.clone();
+        stars
+            .into_iter()
+            .find_map(|m| self.resolve_export(m, name, depth + 1))
+    }
+
+    /// Follows import aliases to the symbol they stand for (the alias itself when it does
+    /// not resolve, or when imports form a cycle).
+    fn resolve_alias(&mut self, s: SymbolId) -> SymbolId {
+        let mut cur = s;
+        for _ in 0..32 {
+            if self.bound.symbol(cur).flags & flags::ALIAS == 0 {
+                return cur;
+            }
+            if let Some(cached) = self.sym_links.get(&cur).and_then(|l| l.alias_target) {
+                match cached {
+                    Some(t) => cur = t,
+                    None => return cur,
+                }
+                continue;
+            }
+            let target = match self.bound.symbol(cur).decls.first() {
+                Some((
+                    _,
+                    BDecl::Import {
+                        module: Some(m),
+                        imported,
+                        ..
+                    },
+                )) => {
+                    let m = *m;
+                    match imported {
+                        Imported::Named(n) => {
+                            let n = n.clone();
+                            self.resolve_export(m, &n, 0)
+                        }
+                        Imported::Default => self.resolve_export(m, &Atom::from("default"), 0),
+                        Imported::Namespace => None,
+                    }
+                }
+                _ => None,
+            };
+            self.links(cur).alias_target = Some(target);
+            match target {
+                Some(t) if t != cur => cur = t,
+                _ => return cur,
+            }
+        }
+        cur
+    }
+
+    fn type_params_of(&mut self, s: SymbolId) -> Rc<[TypeId]> {
+        if let Some(tp) = self.sym_links.get(&s).and_then(|l| l.type_params.clone()) {
+            return tp;
+        }
+        let decls = self.bound.symbol(s).decls.clone();
+        let mut params: Rc<[TypeId]> = Rc::new([]);
+        for (file, d) in decls {
+            let tp = match d {
+                BDecl::Class(c) => c.type_params.as_deref(),
+                BDecl::Interface(i) => i.type_params.as_deref(),
+                BDecl::Alias(a) => a.type_params.as_deref(),
+                _ => None,
+            };
+            if tp.is_some() {
+                params = self.type_param_types(file, tp).into();
+                break;
+            }
+        }
+        self.links(s).type_params = Some(params.clone());
+        params
+    }
+
+    /// A reference to a named type with arguments.
+    fn type_reference(&mut self, s: SymbolId, args: Vec<TypeId>) -> TypeId {
+        let s = self.resolve_alias(s);
+        let sym = self.bound.symbol(s);
+        let f = sym.flags;
+        if f & flags::TYPE_PARAM != 0 {
+            return self.types.of_symbol(10, s);
+        }
+        if f & (flags::CLASS | flags::INTERFACE) != 0 {
+            let params = self.type_params_of(s);
+            if params.is_empty() {
+                return self.declared_type(s);
+            }
+            let args = self.fill_args(s, &params, args);
+            return self.types.reference(s, args.into());
+        }
+        if f & flags::TYPE_ALIAS != 0 {
+            let params = self.type_params_of(s);
+            if self.alias_stack.contains(&s) {
+                if self.alias_stack.len() > 1 || !args.is_empty() || self.type_depth > 1 {
+                    let args = self.fill_args(s, &params, args);
+                    return self.types.lazy_alias(s, args.into());
+                }
+            }
+            let body = self.declared_type(s);
+            if params.is_empty() {
+                return body;
+            }
+            let args = self.fill_args(s, &params, args);
+            let m = Mapper::new(&self.types, &params, &args);
+            return self.instantiate(body, &m);
+        }
+        if f & flags::ENUM != 0 {
+            return self.types.of_symbol(14, s);
+        }
+        if f & flags::ENUM_MEMBER != 0 {
+            return self.types.of_symbol(15, s);
+        }
+        ids::ERROR
+    }
+
+    fn fill_args(&mut self, s: SymbolId, params: &[TypeId], mut args: Vec<TypeId>) -> Vec<TypeId> {
+        args.truncate(params.len());
+        while args.len() < params.len() {
+            let i = args.len();
+            let default = self.type_param_default(s, i);
+            let d = match default {
+                Some(d) => {
+                    let m = Mapper::new(&self.types, &params[..i], &args);
+                    self.instantiate(d, &m)
+                }
+                None => ids::ANY,
+            };
+            args.push(d);
+        }
+        args
+    }
+
+    fn type_param_default(&mut self, s: SymbolId, i: usize) -> Option<TypeId> {
+        let decls = self.bound.symbol(s).decls.clone();
+        for (file, d) in decls {
+            let tp = match d {
+                BDecl::Class(c) => c.type_params.as_deref(),
+                BDecl::Interface(i) => i.type_params.as_deref(),
+                BDecl::Alias(a) => a.type_params.as_deref(),
+                _ => None,
+            };
+            if let Some(p) = tp.and_then(|tp| tp.params.get(i))
+                && let Some(d) = &p.default
+            {
+                return Some(self.type_from_node(file, d));
+            }
+        }
+        None
+    }
+
+    fn constraint_of(&mut self, s: SymbolId) -> Option<TypeId> {
+        match self.bound.symbol(s).decls.first() {
+            Some((file, BDecl::TypeParam(p))) => {
+                let file = *file;
+                let c = p.constraint.as_deref()?;
+                if let Some(&t) = self.constraints.get(&s) {
+                    return Some(t);
+                }
+                self.constraints.insert(s, ids::UNKNOWN);
+                let t = self.type_from_node(file, c);
+                self.constraints.insert(s, t);
+                Some(t)
+            }
+            _ => None,
+        }
+    }
+
+    /// The type a symbol denotes in a type position.
+    fn declared_type(&mut self, s: SymbolId) -> TypeId {
+        let s = self.resolve_alias(s);
+        if let Some(t) = self.sym_links.get(&s).and_then(|l| l.declared_type) {
+            return t;
+        }
+        let f = self.bound.symbol(s).flags;
+        let t = if f & (flags::CLASS | flags::INTERFACE) != 0 {
+            self.types.of_symbol(11, s)
+        } else if f & flags::TYPE_ALIAS != 0 {
+            if self.links(s).resolving_declared {
+                // A cycle through direct positions: everything on it is circular.
+                let at = self.alias_stack.iter().position(|&a| a == s).unwrap_or(0);
+                let cycle: Vec<SymbolId> = self.alias_stack[at..].to_vec();
+                for a in cycle {
+                    self.links(a).circular = true;
+                }
+                return ids::ERROR;
+            }
+            let Some((file, BDecl::Alias(a))) = self
+                .bound
+                .symbol(s)
+                .decls
+                .iter()
+                .find(|(_, d)| matches!(d, BDecl::Alias(_)))
+                .cloned()
+            else {
+                return ids::ERROR;
+            };
+            self.links(s).resolving_declared = true;
+            self.alias_stack.push(s);
+            let saved_depth = std::mem::replace(&mut self.type_depth, 0);
+            let t = self.type_from_node(file, &a.type_ann);
+            self.type_depth = saved_depth;
+            self.alias_stack.pop();
+            self.links(s).resolving_declared = false;
+            if self.links(s).circular {
+                ids::ERROR
+            } else {
+                t
+            }
+        } else if f & flags::ENUM != 0 {
+            self.types.of_symbol(14, s)
+        } else if f & flags::TYPE_PARAM != 0 {
+            self.types.of_symbol(10, s)
+        } else {
+            ids::ERROR
+        };
+        self.links(s).declared_type = Some(t);
+        t
+    }
+
+    /// The type of a symbol in a value position.
+    fn type_of_symbol(&mut self, s: SymbolId) -> TypeId {
+        if let Some(t) = self.sym_links.get(&s).and_then(|l| l.value_type) {
+            return t;
+        }
+        let sym = self.bound.symbol(s);
+        let f = sym.flags;
+        if f & flags::ALIAS != 0 {
+            let target = self.resolve_alias(s);
+            let t = if target == s {
+                match self.bound.symbol(s).decls.first() {
+                    Some((
+                        _,
+                        BDecl::Import {
+                            module: Some(m),
+                            imported: Imported::Namespace,
+                            ..
+                        },
+                    )) => {
+                        let m = *m;
+                        self.types.of_symbol(16, SymbolId { file: m, index: 0 })
+                    }
+                    _ => ids::ANY,
+                }
+            } else {
+                self.type_of_symbol(target)
+            };
+            self.links(s).value_type = Some(t);
+            return t;
+        }
+        if self.links(s).resolving_value {
+            return ids::ANY;
+        }
+        self.links(s).resolving_value = true;
+        self.suppress += 1;
+        let t = self.compute_symbol_type(s, f);
+        self.suppress -= 1;
+        let links = self.links(s);
+        links.resolving_value = false;
+        *links.value_type.get_or_insert(t)
+    }
+
+    fn compute_symbol_type(&mut self, s: SymbolId, f: u32) -> TypeId {
+        if f & flags::CLASS != 0 {
+            return self.types.of_symbol(12, s);
+        }
+        if f & flags::ENUM != 0 || (f & flags::NAMESPACE != 0 && f & flags::FUNCTION == 0) {
+            return self.types.of_symbol(13, s);
+        }
+        if f & flags::ENUM_MEMBER != 0 {
+            return self.types.of_symbol(15, s);
+        }
+        let decls = self.bound.symbol(s).decls.clone();
+        if f & flags::FUNCTION != 0 {
+            let fns: Vec<(u32, &'a Function)> = decls
+                .iter()
+                .filter_map(|(file, d)| {
+                    if let BDecl::Function(func) = d {
+                        Some((*file, *func))
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            let overloads: Vec<(u32, &'a Function)> = if fns.len() > 1 {
+                fns.iter()
+                    .copied()
+                    .filter(|(_, f)| f.body.is_none())
+                    .collect()
+            } else {
+                fns.clone()
+            };
+            let sigs: Vec<Signature> = overloads
+                .iter()
+                .map(|&(file, func)| self.signature_of_function(file, func))
+                .collect();
+            let origin = fns
+                .first()
+                .map_or(0, |(file, func)| node_key(*file, func.span.lo.0));
+            return self.function_type(sigs, origin);
+        }
+        match decls.first() {
+            Some((
+                file,
+                BDecl::Binding {
+                    ident,
+                    init,
+                    in_pattern,
+                    is_const,
+                },
+            )) => {
+                let file = *file;
+                if let Some(a) = &ident.type_ann {
+                    let t = self.type_from_node(file, &a.type_ann);
+                    return if ident.id.optional {
+                        self.types.union(&[t, ids::UNDEFINED])
+                    } else {
+                        t
+                    };
+                }
+                if *in_pattern {
+                    return ids::ANY;
+                }
+                match init {
+                    Some(e) => {
+                        let t = self.check_expr(file, e, None);
+                        if *is_const { t } else { self.types.widen(t) }
+                    }
+                    None => ids::ANY,
+                }
+            }
+            Some((file, BDecl::Member(m))) => {
+                let file = *file;
+                self.member_type(file, *m, &decls)
+            }
+            Some((file, BDecl::DefaultExpr(e))) => {
+                let file = *file;
+                self.check_expr(file, e, None)
+            }
+            Some((file, BDecl::Class(c))) if f & flags::DEFAULT_EXPORT != 0 => {
+                let _ = (file, c);
+                self.types.of_symbol(12, s)
+            }
+            _ => ids::ANY,
+        }
+    }
+
+    fn member_type(&mut self, file: u32, m: MemberDecl<'a>, decls: &[(u32, BDecl<'a>)]) -> TypeId {
+        match m {
+            MemberDecl::PropertySignature(p) => {
+                let t = p
+                    .type_ann
+                    .as_ref()
+                    .map_or(ids::ANY, |a| self.type_from_node(file, &a.type_ann));
+                if p.optional {
+                    self.types.union(&[t, ids::UNDEFINED])
+                } else {
+                    t
+                }
+            }
+            MemberDecl::Getter(g) => g
+                .type_ann
+                .as_ref()
+                .map_or(ids::ANY, |a| self.type_from_node(file, &a.type_ann)),
+            MemberDecl::Setter(s) => {
+                fn_param_ann(&s.param).map_or(ids::ANY, |a| self.type_from_node(file, &a.type_ann))
+            }
+            MemberDecl::ParamProp(b) => b
+                .type_ann
+                .as_ref()
+                .map_or(ids::ANY, |a| self.type_from_node(file, &a.type_ann)),
+            MemberDecl::ClassProp(p) => match (&p.type_ann, &p.value) {
+                (Some(a), _) => self.type_from_node(file, &a.type_ann),
+                (None, Some(v)) => {
+                    let t = self.check_expr(file, v, None);
+                    self.types.widen(t)
+                }
+                _ => ids::ANY,
+            },
+            MemberDecl::MethodSignature(_) | MemberDecl::ClassMethod(_) => {
+                let mut sigs = Vec::new();
+                let mut origin = 0;
+                for (file, d) in decls {
+                    match d {
+                        BDecl::Member(MemberDecl::MethodSignature(p)) => {
+                            let sig = self.signature_from_parts(
+                                *file,
+                                p.type_params.as_deref(),
+                                &p.params,
+                                p.type_ann.as_deref().map(|a| &*a.type_ann),
+                                false,
+                            );
+                            origin = node_key(*file, p.span.lo.0);
+                            sigs.push(sig);
+                        }
+                        BDecl::Member(MemberDecl::ClassMethod(cm)) => {
+                            if cm.function.body.is_none() || decls.len() == 1 {
+                                origin = node_key(*file, cm.span.lo.0);
+                                sigs.push(self.signature_of_function(*file, &cm.function));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                if sigs.is_empty() {
+                    return ids::ANY;
+                }
+                self.function_type(sigs, origin)
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ members
+
+    fn array_of(&mut self, e: TypeId) -> TypeId {
+        match self.globals.array {
+            Some(a) => self.types.reference(a, Box::new([e])),
+            None => ids::ANY,
+        }
+    }
+
+    fn promise_of(&mut self, t: TypeId) -> TypeId {
+        match self.globals.promise {
+            Some(p) => self.types.reference(p, Box::new([t])),
+            None => ids::ANY,
+        }
+    }
+
+    /// `T` for `Promise<T>`, else the type itself.
+    fn awaited(&mut self, t: TypeId) -> TypeId {
+        match self.types.kind(t) {
+            TypeKind::Reference(s, args) if Some(*s) == self.globals.promise => args[0],
+            TypeKind::Union(ms) => {
+                let ms = ms.clone();
+                let ts: Vec<TypeId> = ms.iter().map(|&m| self.awaited(m)).collect();
+                self.types.union(&ts)
+            }
+            _ => t,
+        }
+    }
+
+    fn element_type(&mut self, t: TypeId) -> TypeId {
+        match self.types.kind(t).clone() {
+            TypeKind::Reference(_, args) if args.len() == 1 => args[0],
+            TypeKind::Tuple(es) => self.types.union(&es),
+            TypeKind::Any => ids::ANY,
+            _ => {
+                let m = self.members(t);
+                m.number_index.or(m.string_index).unwrap_or(ids::ANY)
+            }
+        }
+    }
+
+    /// The members of an object-like type, resolved once per checker.
+    fn members(&mut self, t: TypeId) -> Rc<ObjectType> {
+        if let Some(m) = self.members_cache.get(&t) {
+            return m.clone();
+        }
+        if !self.resolving_members.insert(t) || self.resolving_members.len() > 64 {
+            return Rc::new(ObjectType::default());
+        }
+        let m = self.resolve_members(t);
+        self.resolving_members.remove(&t);
+        self.members_cache.insert(t, m.clone());
+        m
+    }
+
+    fn resolve_members(&mut self, t: TypeId) -> Rc<ObjectType> {
+        match self.types.kind(t).clone() {
+            TypeKind::Object(o) => o,
+            TypeKind::Declared(s) => Rc::new(self.declared_members(s)),
+            TypeKind::Reference(s, args) => {
+                let target = self.types.of_symbol(11, s);
+                let base = self.members(target);
+                let params = self.type_params_of(s);
+                let m = Mapper::new(&self.types, &params, &args);
+                Rc::new(self.instantiate_object(&base, &m))
+            }
+            TypeKind::Tuple(es) => {
+                let e = self.types.union(&es);
+                let arr = self.array_of(e);
+                let mut obj = (*self.members(arr)).clone();
+                for (i, &et) in es.iter().enumerate() {
+                    obj.insert(
+                        Atom::from(i.to_string()),
+                        PropT {
+                            ty: et,
+                            optional: false,
+                        },
+                    );
+                }
+                let len = self.types.number_lit(es.len() as f64);
+                obj.insert(
+                    Atom::from("length"),
+                    PropT {
+                        ty: len,
+                        optional: false,
+                    },
+                );
+                Rc::new(obj)
+            }
+            TypeKind::ClassStatic(s) => Rc::new(self.static_members(s)),
+            TypeKind::Namespace(s) => {
+                let mut obj = ObjectType::default();
+                let mut exports: Vec<(Atom, SymbolId)> = self
+                    .bound
+                    .symbol(s)
+                    .exports
+                    .iter()
+                    .map(|(k, v)| (k.clone(), *v))
+                    .collect();
+                exports.sort();
+                for (name, e) in exports {
+                    let target = self.resolve_alias(e);
+                    if self.bound.symbol(target).flags & flags::VALUE != 0 {
+                        let ty = self.type_of_symbol(e);
+                        obj.insert(
+                            name,
+                            PropT {
+                                ty,
+                                optional: false,
+                            },
+                        );
+                    }
+                }
+                Rc::new(obj)
+            }
+            TypeKind::Module(file) => {
+                let mut obj = ObjectType::default();
+                let mut names: Vec<Atom> = self.bound.files[file as usize]
+                    .exports
+                    .keys()
+                    .cloned()
+                    .collect();
+                let mut stars = self.bound.files[file as usize].export_stars.clone();
+                let mut seen = FxHashSet::default();
+                while let Some(m) = stars.pop() {
+                    if seen.insert(m) && seen.len() < 64 {
+                        names.extend(self.bound.files[m as usize].exports.keys().cloned());
+                        stars.extend(self.bound.files[m as usize].export_stars.iter().copied());
+                    }
+                }
+                names.sort();
+                names.dedup();
+                for name in names {
+                    if let Some(e) = self.resolve_export(file, &name, 0) {
+                        let ty = self.type_of_symbol(e);
+                        obj.insert(
+                            name,
+                            PropT {
+                                ty,
+                                optional: false,
+                            },
+                        );
+                    }
+                }
+                Rc::new(obj)
+            }
+            TypeKind::Intersection(ms) => {
+                let mut obj = ObjectType::default();
+                for &m in ms.iter() {
+                    let mm = self.members(m);
+                    for name in &mm.order {
+                        if !obj.props.contains_key(name) {
+                            obj.insert(name.clone(), mm.props[name].clone());
+                        }
+                    }
+                    obj.calls.extend(mm.calls.iter().cloned());
+                    obj.constructs.extend(mm.constructs.iter().cloned());
+                    obj.string_index = obj.string_index.or(mm.string_index);
+                    obj.number_index = obj.number_index.or(mm.number_index);
+                }
+                Rc::new(obj)
+            }
+            TypeKind::LazyAlias(s, args) => {
+                let r = self.type_reference(s, args.to_vec());
+                if r == t {
+                    Rc::new(ObjectType::default())
+                } else {
+                    self.members(r)
+                }
+            }
+            _ => match self.apparent(t) {
+                Some(a) if a != t => self.members(a),
+                _ => Rc::new(ObjectType::default()),
+            },
+        }
+    }
+
+    /// The interface that gives a primitive its members.
+    fn apparent(&mut self, t: TypeId) -> Option<TypeId> {
+        let g = self.globals;
+        let s = match self.types.kind(t).clone() {
+            TypeKind::String | TypeKind::StringLit(_) => g.string,
+            TypeKind::Number
+            | TypeKind::NumberLit(_)
+            | TypeKind::Enum(_)
+            | TypeKind::EnumLiteral(_) => g.number,
+            TypeKind::Boolean | TypeKind::BoolLit(_) => g.boolean,
+            TypeKind::BigInt | TypeKind::BigIntLit(_) => g.bigint,
+            TypeKind::EsSymbol => g.symbol,
+            TypeKind::NonPrimitive => g.object,
+            TypeKind::TypeParam(p) => return self.constraint_of(p),
+            TypeKind::Keyof(_) => return Some(ids::STRING),
+            TypeKind::Indexed(..) => return Some(ids::ANY),
+            _ => None,
+        }?;
+        Some(self.declared_type(s))
+    }
+
+    fn declared_members(&mut self, s: SymbolId) -> ObjectType {
+        let mut obj = ObjectType::default();
+        // Bases first, so own members override them.
+        let decls = self.bound.symbol(s).decls.clone();
+        for (file, d) in &decls {
+            let bases: Vec<TypeId> = match d {
+                BDecl::Interface(i) => i
+                    .extends
+                    .iter()
+                    .filter_map(|e| self.heritage_type(*file, &e.expr, e.type_args.as_deref()))
+                    .collect(),
+                BDecl::Class(c) => match &c.super_class {
+                    Some(sc) => self
+                        .heritage_type(*file, sc, c.super_type_params.as_deref())
+                        .into_iter()
+                        .collect(),
+                    None => Vec::new(),
+                },
+                _ => Vec::new(),
+            };
+            for b in bases {
+                let bm = self.members(b);
+                for name in &bm.order {
+                    obj.insert(name.clone(), bm.props[name].clone());
+                }
+                obj.calls.extend(bm.calls.iter().cloned());
+                obj.constructs.extend(bm.constructs.iter().cloned());
+                obj.string_index = obj.string_index.or(bm.string_index);
+                obj.number_index = obj.number_index.or(bm.number_index);
+            }
+        }
+        let mut members: Vec<(Atom, SymbolId)> = self
+            .bound
+            .symbol(s)
+            .members
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
+        members.sort_by_key(|(_, id)| *id);
+        for (name, m) in members {
+            let optional = self.bound.symbol(m).decls.iter().any(|(_, d)| match d {
+                BDecl::Member(MemberDecl::PropertySignature(p)) => p.optional,
+                BDecl::Member(MemberDecl::MethodSignature(p)) => p.optional,
+                BDecl::Member(MemberDecl::ClassProp(p)) => p.is_optional,
+                _ => false,
+            });
+            let ty = self.type_of_symbol(m);
+            obj.insert(name, PropT { ty, optional });
+        }
+        for (file, d) in &decls {
+            if let BDecl::Interface(i) = d {
+                for e in &i.body.body {
+                    match e {
+                        TsTypeElement::TsCallSignatureDecl(c) => {
+                            let sig = self.signature_from_parts(
+                                *file,
+                                c.type_params.as_deref(),
+                                &c.params,
+                                c.type_ann.as_deref().map(|a| &*a.type_ann),
+                                false,
+                            );
+                            obj.calls.push(Rc::new(sig));
+                        }
+                        TsTypeElement::TsConstructSignatureDecl(c) => {
+                            let sig = self.signature_from_parts(
+                                *file,
+                                c.type_params.as_deref(),
+                                &c.params,
+                                c.type_ann.as_deref().map(|a| &*a.type_ann),
+                                false,
+                            );
+                            obj.constructs.push(Rc::new(sig));
+                        }
+                        TsTypeElement::TsIndexSignature(ix) => {
+                            let v = ix
+                                .type_ann
+                                .as_ref()
+                                .map_or(ids::ANY, |a| self.type_from_node(*file, &a.type_ann));
+                            let k = ix
+                                .params
+                                .first()
+                                .and_then(fn_param_ann)
+                                .map_or(ids::STRING, |a| self.type_from_node(*file, &a.type_ann));
+                            if k == ids::NUMBER {
+                                obj.number_index = Some(v)
+                            } else {
+                                obj.string_index = Some(v)
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        obj
+    }
+
+    fn heritage_type(
+        &mut self,
+        file: u32,
+        e: &'a Expr,
+        args: Option<&'a TsTypeParamInstantiation>,
+    ) -> Option<TypeId> {
+        let entity = expr_entity(e)?;
+        let s = self.resolve_entity(file, &entity)?;
+        let args: Vec<TypeId> = args.map_or(Vec::new(), |a| {
+            a.params
+                .iter()
+                .map(|t| self.type_from_node(file, t))
+                .collect()
+        });
+        let t = self.type_reference(s, args);
+        (t != ids::ERROR).then_some(t)
+    }
+
+    fn static_members(&mut self, s: SymbolId) -> ObjectType {
+        let mut obj = ObjectType::default();
+        let decls = self.bound.symbol(s).decls.clone();
+        let instance = {
+            let d = self.types.of_symbol(11, s);
+            self.this_instance(d)
+        };
+        let class_params = self.type_params_of(s);
+        for (file, d) in &decls {
+            let BDecl::Class(c) = d else { continue };
+            if let Some(sc) = &c.super_class
+                && let Some(entity) = expr_entity(sc)
+                && let Some(bs) = self.resolve_entity(*file, &entity)
+            {
+                let bs = self.resolve_alias(bs);
+                if bs != s && self.bound.symbol(bs).flags & flags::CLASS != 0 {
+                    let bt = self.types.of_symbol(12, bs);
+                    let bm = self.members(bt);
+                    for name in &bm.order {
+                        obj.insert(name.clone(), bm.props[name].clone());
+                    }
+                    for sig in &bm.constructs {
+                        let mut sig = (**sig).clone();
+                        sig.ret = instance;
+                        sig.type_params = class_params.iter().copied().collect();
+                        obj.constructs.push(Rc::new(sig));
+                    }
+                }
+            }
+            let ctors: Vec<&'a Constructor> = c
+                .body
+                .iter()
+                .filter_map(|m| {
+                    if let ClassMember::Constructor(k) = m {
+                        Some(k)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            if !ctors.is_empty() {
+                obj.constructs.clear();
+                let overloads: Vec<&&'a Constructor> = if ctors.len() > 1 {
+                    ctors.iter().filter(|k| k.body.is_none()).collect()
+                } else {
+                    ctors.iter().collect()
+                };
+                for k in overloads {
+                    let mut params = Vec::new();
+                    let mut min_args = 0;
+                    let mut rest = false;
+                    for (i, p) in k.params.iter().enumerate() {
+                        let (name, ty, optional) = match p {
+                            ParamOrTsParamProp::Param(p) => {
+                                rest |= matches!(p.pat, Pat::Rest(_));
+                                self.param_info(*file, &p.pat, i)
+                            }
+                            ParamOrTsParamProp::TsParamProp(pp) => match &pp.param {
+                                TsParamPropParam::Ident(b) => (
+                                    b.id.sym.clone(),
+                                    b.type_ann.as_ref().map_or(ids::ANY, |a| {
+                                        self.type_from_node(*file, &a.type_ann)
+                                    }),
+                                    b.id.optional,
+                                ),
+                                TsParamPropParam::Assign(a) => {
+                                    let (n, t, _) = self.param_info(*file, &a.left, i);
+                                    (n, t, true)
+                                }
+                            },
+                        };
+                        if !optional {
+                            min_args = i + 1;
+                        }
+                        params.push(Param { name, ty });
+                    }
+                    obj.constructs.push(Rc::new(Signature {
+                        type_params: class_params.iter().copied().collect(),
+                        params,
+                        ret: instance,
+                        min_args,
+                        rest,
+                    }));
+                }
+            }
+        }
+        if obj.constructs.is_empty() {
+            obj.constructs.push(Rc::new(Signature {
+                type_params: class_params.iter().copied().collect(),
+                params: Vec::new(),
+                ret: instance,
+                min_args: 0,
+                rest: false,
+            }));
+        }
+        let mut exports: Vec<(Atom, SymbolId)> = self
+            .bound
+            .symbol(s)
+            .exports
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
+        exports.sort_by_key(|(_, id)| *id);
+        for (name, e) in exports {
+            let ty = self.type_of_symbol(e);
+            obj.insert(
+                name,
+                PropT {
+                    ty,
+                    optional: false,
+                },
+            );
+        }
+        obj.insert(
+            Atom::from("prototype"),
+            PropT {
+                ty: instance,
+                optional: false,
+            },
+        );
+        obj
+    }
+
+    // ------------------------------------------------------------------ instantiation
+
+    fn instantiate(&mut self, t: TypeId, m: &Mapper) -> TypeId {
+        if !self.types.is_generic(t) || m.pairs.is_empty() {
+            return t;
+        }
+        if let Some(&r) = self.inst_cache.get(&(t, m.key)) {
+            return r;
+        }
+        if self.type_depth > MAX_TYPE_DEPTH {
+            return t;
+        }
+        self.type_depth += 1;
+        let r = match self.types.kind(t).clone() {
+            TypeKind::TypeParam(_) => m.get(t).unwrap_or(t),
+            TypeKind::Union(ms) => {
+                let ts: Vec<TypeId> = ms.iter().map(|&x| self.instantiate(x, m)).collect();
+                self.types.union(&ts)
+            }
+            TypeKind::Intersection(ms) => {
+                let ts: Vec<TypeId> = ms.iter().map(|&x| self.instantiate(x, m)).collect();
+                self.types.intersection(&ts)
+            }
+            TypeKind::Reference(s, args) => {
+                let args: Box<[TypeId]> = args.iter().map(|&x| self.instantiate(x, m)).collect();
+                self.types.reference(s, args)
+            }
+            TypeKind::Tuple(es) => {
+                let es: Box<[TypeId]> = es.iter().map(|&x| self.instantiate(x, m)).collect();
+                self.types.tuple(es)
+            }
+            TypeKind::Object(o) => {
+                let obj = self.instantiate_object(&o, m);
+                let origin = self.types.stable(t) ^ m.key.rotate_left(17);
+                self.types.object(obj, origin)
+            }
+            TypeKind::Keyof(x) => {
+                let x = self.instantiate(x, m);
+                self.keyof(x)
+            }
+            TypeKind::Indexed(o, k) => {
+                let o = self.instantiate(o, m);
+                let k = self.instantiate(k, m);
+                self.indexed_access(o, k)
+            }
+            TypeKind::LazyAlias(s, args) => {
+                let args: Box<[TypeId]> = args.iter().map(|&x| self.instantiate(x, m)).collect();
+                self.types.lazy_alias(s, args)
+            }
+            _ => t,
+        };
+        self.type_depth -= 1;
+        self.inst_cache.insert((t, m.key), r);
+        r
+    }
+
+    fn instantiate_signature(&mut self, sig: &Signature, m: &Mapper) -> Signature {
+        Signature {
+            type_params: sig
+                .type_params
+                .iter()
+                .copied()
+                .filter(|&p| m.get(p).is_none())
+                .collect(),
+            params: sig
+                .params
+                .iter()
+                .map(|p| Param {
+                    name: p.name.clone(),
+                    ty: self.instantiate(p.ty, m),
+                })
+                .collect(),
+            ret: self.instantiate(sig.ret, m),
+            min_args: sig.min_args,
+            rest: sig.rest,
+        }
+    }
+
+    fn instantiate_object(&mut self, o: &ObjectType, m: &Mapper) -> ObjectType {
+        let mut obj = ObjectType::default();
+        for name in &o.order {
+            let p = &o.props[name];
+            let ty = self.instantiate(p.ty, m);
+            obj.insert(
+                name.clone(),
+                PropT {
+                    ty,
+                    optional: p.optional,
+                },
+            );
+        }
+        obj.calls = o
+            .calls
+            .iter()
+            .map(|s| Rc::new(self.instantiate_signature(s, m)))
+            .collect();
+        obj.constructs = o
+            .constructs
+            .iter()
+            .map(|s| Rc::new(self.instantiate_signature(s, m)))
+            .collect();
+        obj.string_index = o.string_index.map(|t| self.instantiate(t, m));
+        obj.number_index = o.number_index.map(|t| self.instantiate(t, m));
+        obj
+    }
+
+    // ------------------------------------------------------------------ relations
+
+    /// Whether `s` is assignable to `t`, structurally, with the checker's relation cache.
+    pub fn is_assignable(&mut self, s: TypeId, t: TypeId) -> bool {
+        if s == t
+            || t == ids::ANY
+            || t == ids::UNKNOWN
+            || t == ids::ERROR
+            || s == ids::ANY
+            || s == ids::ERROR
+            || s == ids::NEVER
+        {
+            return true;
+        }
+        if let Some(&r) = self.relations.get(&(s, t)) {
+            return r;
+        }
+        if self.type_depth > MAX_TYPE_DEPTH {
+            return true;
+        }
+        self.relations.insert((s, t), true);
+        self.type_depth += 1;
+        let r = self.structured_assignable(s, t);
+        self.type_depth -= 1;
+        self.relations.insert((s, t), r);
+        r
+    }
+
+    fn structured_assignable(&mut self, s: TypeId, t: TypeId) -> bool {
+        let sk = self.types.kind(s).clone();
+        let tk = self.types.kind(t).clone();
+        match (&sk, &tk) {
+            (TypeKind::Union(ms), _) => return ms.iter().all(|&m| self.is_assignable(m, t)),
+            (_, TypeKind::Union(ms)) => {
+                if ms.iter().any(|&m| self.is_assignable(s, m)) {
+                    return true;
+                }
+                if let TypeKind::Boolean = sk {
+                    return ms.contains(&ids::TRUE) && ms.contains(&ids::FALSE);
+                }
+                return false;
+            }
+            (_, TypeKind::Intersection(ms)) => return ms.iter().all(|&m| self.is_assignable(s, m)),
+            (TypeKind::Intersection(ms), _) => {
+                if ms.iter().any(|&m| self.is_assignable(m, t)) {
+                    return true;
+                }
+            }
+            (TypeKind::LazyAlias(a, args), _) => {
+                let r = self.type_reference(*a, args.to_vec());
+                return r == s || self.is_assignable(r, t);
+            }
+            (_, TypeKind::LazyAlias(a, args)) => {
+                let r = self.type_reference(*a, args.to_vec());
+                return r == t || self.is_assignable(s, r);
+            }
+            _ => {}
+        }
+        use TypeKind as K;
+        match (&sk, &tk) {
+            (K::Undefined, K::Void) => true,
+            (K::Undefined | K::Null, _) => false,
+            (_, K::Undefined | K::Null | K::Void | K::Never) => false,
+            (K::StringLit(_), K::String)
+            | (K::NumberLit(_), K::Number)
+            | (K::BoolLit(_), K::Boolean)
+            | (K::BigIntLit(_), K::BigInt) => true,
+            (K::StringLit(a), K::StringLit(b)) => a == b,
+            (K::NumberLit(a), K::NumberLit(b)) => a == b,
+            (K::EnumLiteral(_) | K::Enum(_), K::Number) => true,
+            (K::NumberLit(_) | K::Number, K::Enum(_)) => true,
+            (K::EnumLiteral(m), K::Enum(e)) => {
+                self.bound.symbol(*e).exports.values().any(|x| x == m)
+            }
+            (K::EnumLiteral(_), K::EnumLiteral(_)) | (K::Enum(_), K::Enum(_)) => false,
+            (
+                K::String | K::Number | K::Boolean | K::BigInt | K::EsSymbol,
+                K::String | K::Number | K::Boolean | K::BigInt | K::EsSymbol,
+            ) => false,
+            (
+                _,
+                K::StringLit(_)
+                | K::NumberLit(_)
+                | K::BoolLit(_)
+                | K::BigIntLit(_)
+                | K::EnumLiteral(_)
+                | K::Enum(_),
+            ) => false,
+            (_, K::String | K::Number | K::Boolean | K::BigInt | K::EsSymbol) => false,
+            (
+                K::String
+                | K::Number
+                | K::Boolean
+                | K::BigInt
+                | K::EsSymbol
+                | K::StringLit(_)
+                | K::NumberLit(_)
+                | K::BoolLit(_)
+                | K::BigIntLit(_),
+                K::NonPrimitive,
+            ) => false,
+            (_, K::NonPrimitive) => true,
+            (K::TypeParam(p), _) => match self.constraint_of(*p) {
+                Some(c) if c != s => self.is_assignable(c, t),
+                _ => false,
+            },
+            (_, K::TypeParam(_)) => false,
+            (K::Keyof(_) | K::Indexed(..), _) | (_, K::Keyof(_) | K::Indexed(..)) => true,
+            (K::Reference(a, aa), K::Reference(b, ba)) if a == b => aa
+                .iter()
+                .zip(ba.iter())
+                .all(|(&x, &y)| self.is_assignable(x, y)),
+            _ => self.structural(s, t),
+        }
+    }
+
+    fn structural(&mut self, s: TypeId, t: TypeId) -> bool {
+        let tm = self.members(t);
+        let sm = self.members(s);
+        for name in &tm.order {
+            let tp = &tm.props[name];
+            match sm.props.get(name) {
+                Some(sp) => {
+                    if !self.is_assignable(sp.ty, tp.ty) {
+                        return false;
+                    }
+                }
+                None => {
+                    if tp.optional {
+                        continue;
+                    }
+                    // Primitives' and functions' own members come from their apparent types.
+                    if self.property_type(s, name).is_none() {
+                        return false;
+                    }
+                }
+            }
+        }
+        if let Some(tsig) = tm.calls.first() {
+            let ok = sm
+                .calls
+                .iter()
+                .any(|ss| self.signature_assignable(ss, tsig));
+            if !ok && !(sm.calls.is_empty() && matches!(self.types.kind(s), TypeKind::Any)) {
+                return false;
+            }
+        }
+        if let Some(tsig) = tm.constructs.first()
+            && !sm
+                .constructs
+                .iter()
+                .any(|ss| self.signature_assignable(ss, tsig))
+        {
+            return false;
+        }
+        if let Some(ti) = tm.string_index
+            && sm.string_index.is_none()
+        {
+            let names = sm.order.clone();
+            for n in names {
+                if !self.is_assignable(sm.props[&n].ty, ti) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    fn signature_assignable(&mut self, s: &Signature, t: &Signature) -> bool {
+        if s.min_args > t.params.len() && !t.rest {
+            return false;
+        }
+        if !s.type_params.is_empty() || !t.type_params.is_empty() {
+            return true;
+        }
+        for (sp, tp) in s.params.iter().zip(&t.params) {
+            // Parameters are compared bivariantly, as TypeScript does for methods.
+            if !self.is_assignable(tp.ty, sp.ty) && !self.is_assignable(sp.ty, tp.ty) {
+                return false;
+            }
+        }
+        t.ret == ids::VOID || self.is_assignable(s.ret, t.ret)
+    }
+
+    // ------------------------------------------------------------------ properties
+
+    /// The type of property `name` on `t`, or `None` when it has none.
+    fn property_type(&mut self, t: TypeId, name: &Atom) -> Option<TypeId> {
+        match self.types.kind(t).clone() {
+            TypeKind::Any | TypeKind::Unknown if t == ids::ANY || t == ids::ERROR => Some(ids::ANY),
+            TypeKind::Any => Some(ids::ANY),
+            TypeKind::Union(ms) => {
+                let mut out = Vec::with_capacity(ms.len());
+                for &m in ms.iter() {
+                    if m == ids::UNDEFINED || m == ids::NULL {
+                        continue;
+                    }
+                    out.push(self.property_type(m, name)?);
+                }
+                Some(self.types.union(&out))
+            }
+            TypeKind::Intersection(ms) => {
+                let found: Vec<TypeId> = ms
+                    .iter()
+                    .filter_map(|&m| self.property_type(m, name))
+                    .collect();
+                if found.is_empty() {
+                    None
+                } else {
+                    Some(self.types.intersection(&found))
+                }
+            }
+            TypeKind::Keyof(_) | TypeKind::Indexed(..) => Some(ids::ANY),
+            TypeKind::TypeParam(p) => match self.constraint_of(p) {
+                Some(c) if c != t => self.property_type(c, name),
+                _ => None,
+            },
+            TypeKind::Null
+            | TypeKind::Undefined
+            | TypeKind::Void
+            | TypeKind::Never
+            | TypeKind::Unknown => None,
+            _ => {
+                let m = self.members(t);
+                if let Some(p) = m.props.get(name) {
+                    return Some(if p.optional {
+                        self.types.union(&[p.ty, ids::UNDEFINED])
+                    } else {
+                        p.ty
+                    });
+                }
+                if name.parse::<f64>().is_ok()
+                    && let Some(i) = m.number_index
+                {
+                    return Some(i);
+                }
+                if let Some(i) = m.string_index {
+                    return Some(i);
+                }
+                let fallback = if !m.calls.is_empty() || !m.constructs.is_empty() {
+                    self.globals.function
+                } else {
+                    None
+                }
+                .or(self.globals.object);
+                if let Some(g) = fallback {
+                    let gt = self.declared_type(g);
+                    if gt != t {
+                        let gm = self.members(gt);
+                        if let Some(p) = gm.props.get(name) {
+                            return Some(p.ty);
+                        }
+                        if let Some(o) = self.globals.object.filter(|&o| Some(o) != Some(g)) {
+                            let ot = self.declared_type(o);
+                            if let Some(p) = self.members(ot).props.get(name) {
+                                return Some(p.ty);
+                            }
+                        }
+                    }
+                }
+                None
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ expressions
+
+    /// Infers the type of an expression, reporting what is wrong in it (in the main walk).
+    pub fn check_expr(&mut self, file: u32, e: &'a Expr, contextual: Option<TypeId>) -> TypeId {
+        self.depth += 1;
+        let t = if self.depth > MAX_DEPTH {
+            self.too_deep(file, expr_lo(e));
+            ids::ERROR
+        } else {
+            self.check_expr_inner(file, e, contextual)
+        };
+        self.depth -= 1;
+        self.node_links.insert(
+            node_key(file, expr_lo(e)),
+            Box::new(NodeLinks {
+                ty: t,
+                contextual,
+                symbol: None,
+                signature: None,
+                flags: self.depth,
+            }),
+        );
+        t
+    }
+
+    fn check_expr_inner(&mut self, file: u32, e: &'a Expr, contextual: Option<TypeId>) -> TypeId {
+        match e {
+            Expr::Ident(i) => self.check_ident(file, i),
+            Expr::This(_) => self.this_types.last().copied().unwrap_or(ids::ANY),
+            Expr::Lit(l) => match l {
+                Lit::Str(s) => self.types.string_lit(&bind::str_atom(s)),
+                Lit::Num(n) => self.types.number_lit(n.value),
+                Lit::Bool(b) => {
+                    if b.value {
+                        ids::TRUE
+                    } else {
+                        ids::FALSE
+                    }
+                }
+                Lit::Null(_) => ids::NULL,
+                Lit::BigInt(b) => self.types.bigint_lit(&Atom::from(b.value.to_string())),
+                Lit::Regex(_) => self
+                    .globals
+                    .regexp
+                    .map_or(ids::ANY, |r| self.declared_type(r)),
+                Lit::JSXText(_) => ids::STRING,
+            },
+            Expr::Tpl(t) => {
+                for x in &t.exprs {
+                    self.check_expr(file, x, None);
+                }
+                ids::STRING
+            }
+            Expr::TaggedTpl(t) => {
+                self.check_expr(file, &t.tag, None);
+                for x in &t.tpl.exprs {
+                    self.check_expr(file, x, None);
+                }
+                ids::ANY
+            }
+            Expr::Array(a) => {
+                let ctx_elem = contextual.map(|c| self.element_type(c));
+                let mut ts = Vec::with_capacity(a.elems.len());
+                for el in a.elems.iter().flatten() {
+                    let t = self.check_expr(file, &el.expr, ctx_elem);
+                    ts.push(if el.spread.is_some() {
+                        self.element_type(t)
+                    } else {
+                        t
+                    });
+                }
+                let u = self.types.union(&ts);
+                let u = if ctx_elem.is_some_and(|c| self.is_assignable(u, c)) {
+                    u
+                } else {
+                    self.types.widen(u)
+                };
+                let u = if ts.is_empty() { ids::NEVER } else { u };
+                self.array_of(u)
+            }
+            Expr::Object(o) => self.check_object(file, o, contextual),
+            Expr::Fn(f) => {
+                let sig = contextual.and_then(|c| self.members(c).calls.first().cloned());
+                self.check_function(file, &f.function, sig.as_deref())
+            }
+            Expr::Arrow(a) => self.check_arrow(file, a, contextual),
+            Expr::Class(c) => {
+                self.check_class(file, &c.class, c.ident.as_ref().map_or(0, |i| i.span.lo.0));
+                match c.ident.as_ref().and_then(|i| {
+                    self.bound.files[file as usize]
+                        .node_symbols
+                        .get(&i.span.lo.0)
+                        .copied()
+                }) {
+                    Some(s) => self.types.of_symbol(12, s),
+                    None => ids::ANY,
+                }
+            }
+            Expr::Unary(u) => {
+                let t = self.check_expr(file, &u.arg, None);
+                match u.op {
+                    UnaryOp::TypeOf => ids::STRING,
+                    UnaryOp::Void => ids::UNDEFINED,
+                    UnaryOp::Delete | UnaryOp::Bang => ids::BOOLEAN,
+                    UnaryOp::Minus | UnaryOp::Plus | UnaryOp::Tilde => {
+                        if matches!(
+                            self.types.kind(t),
+                            TypeKind::BigInt | TypeKind::BigIntLit(_)
+                        ) {
+                            ids::BIGINT
+                        } else {
+                            ids::NUMBER
+                        }
+                    }
+                }
+            }
+            Expr::Update(u) => {
+                self.check_expr(file, &u.arg, None);
+                ids::NUMBER
+            }
+            Expr::Bin(b) => self.check_binary(file, b),
+            Expr::Assign(a) => {
+                let target = match &a.left {
+                    AssignTarget::Simple(SimpleAssignTarget::Ident(b)) => {
+                        Some(self.check_ident(file, &b.id))
+                    }
+                    AssignTarget::Simple(SimpleAssignTarget::Member(m)) => {
+                        Some(self.check_member(file, m, true))
+                    }
+                    _ => None,
+                };
+                let r = self.check_expr(file, &a.right, target);
+                if a.op == AssignOp::Assign
+                    && let Some(t) = target
+                    && !self.is_assignable(r, t)
+                {
+                    let msg = self.not_assignable(r, t);
+                    self.report(file, a.span.lo.0, Code::NotAssignable, msg);
+                }
+                r
+            }
+            Expr::Member(m) => self.check_member(file, m, false),
+            Expr::SuperProp(_) => ids::ANY,
+            Expr::Cond(c) => {
+                self.check_expr(file, &c.test, None);
+                let a = self.check_expr(file, &c.cons, contextual);
+                let b = self.check_expr(file, &c.alt, contextual);
+                self.types.union(&[a, b])
+            }
+            Expr::Call(c) => {
+                let callee = match &c.callee {
+                    Callee::Expr(x) => self.check_expr(file, x, None),
+                    Callee::Super(_) | Callee::Import(_) => ids::ANY,
+                };
+                self.check_call(
+                    file,
+                    callee,
+                    &c.args,
+                    c.type_args.as_deref(),
+                    c.span.lo.0,
+                    false,
+                )
+            }
+            Expr::New(n) => {
+                let callee = self.check_expr(file, &n.callee, None);
+                let args: &'a [ExprOrSpread] = n.args.as_deref().unwrap_or(&[]);
+                self.check_call(
+                    file,
+                    callee,
+                    args,
+                    n.type_args.as_deref(),
+                    n.span.lo.0,
+                    true,
+                )
+            }
+            Expr::Seq(s) => {
+                let mut t = ids::UNDEFINED;
+                for x in &s.exprs {
+                    t = self.check_expr(file, x, None);
+                }
+                t
+            }
+            Expr::Yield(y) => {
+                if let Some(a) = &y.arg {
+                    self.check_expr(file, a, None);
+                }
+                ids::ANY
+            }
+            Expr::Await(a) => {
+                let t = self.check_expr(file, &a.arg, None);
+                self.awaited(t)
+            }
+            Expr::Paren(p) => self.check_expr(file, &p.expr, contextual),
+            Expr::TsAs(x) => {
+                self.check_type_node(file, &x.type_ann);
+                let t = self.type_from_node(file, &x.type_ann);
+                self.check_expr(file, &x.expr, Some(t));
+                t
+            }
+            Expr::TsTypeAssertion(x) => {
+                self.check_type_node(file, &x.type_ann);
+                let t = self.type_from_node(file, &x.type_ann);
+                self.check_expr(file, &x.expr, Some(t));
+                t
+            }
+            Expr::TsSatisfies(x) => {
+                self.check_type_node(file, &x.type_ann);
+                let t = self.type_from_node(file, &x.type_ann);
+                let v = self.check_expr(file, &x.expr, Some(t));
+                if !self.is_assignable(v, t) {
+                    let msg = self.not_assignable(v, t);
+                    self.report(file, x.span.lo.0, Code::NotAssignable, msg);
+                }
+                v
+            }
+            Expr::TsConstAssertion(x) => self.check_expr(file, &x.expr, contextual),
+            Expr::TsNonNull(x) => {
+                let t = self.check_expr(file, &x.expr, contextual);
+                self.types.non_nullable(t)
+            }
+            Expr::TsInstantiation(x) => self.check_expr(file, &x.expr, None),
+            Expr::OptChain(o) => match &*o.base {
+                OptChainBase::Member(m) => {
+                    let t = self.check_member(file, m, false);
+                    self.types.union(&[t, ids::UNDEFINED])
+                }
+                OptChainBase::Call(c) => {
+                    let callee = self.check_expr(file, &c.callee, None);
+                    let callee = self.types.non_nullable(callee);
+                    let t = self.check_call(
+                        file,
+                        callee,
+                        &c.args,
+                        c.type_args.as_deref(),
+                        c.span.lo.0,
+                        false,
+                    );
+                    self.types.union(&[t, ids::UNDEFINED])
+                }
+            },
+            Expr::JSXElement(el) => {
+                self.check_jsx(file, el);
+                ids::ANY
+            }
+            Expr::JSXFragment(f) => {
+                self.check_jsx_children(file, &f.children);
+                ids::ANY
+            }
+            Expr::MetaProp(_)
+            | Expr::PrivateName(_)
+            | Expr::JSXMember(_)
+            | Expr::JSXNamespacedName(_)
+            | Expr::JSXEmpty(_)
+            | Expr::Invalid(_) => ids::ANY,
+        }
+    }
+
+    fn check_jsx(&mut self, file: u32, el: &'a JSXElement) {
+        for a in &el.opening.attrs {
+            match a {
+                JSXAttrOrSpread::SpreadElement(s) => {
+                    self.check_expr(file, &s.expr, None);
+                }
+                JSXAttrOrSpread::JSXAttr(a) => match &a.value {
+                    Some(JSXAttrValue::JSXExprContainer(c)) => {
+                        if let JSXExpr::Expr(e) = &c.expr {
+                            self.check_expr(file, e, None);
+                        }
+                    }
+                    Some(JSXAttrValue::JSXElement(e)) => self.check_jsx(file, e),
+                    _ => {}
+                },
+            }
+        }
+        self.check_jsx_children(file, &el.children);
+    }
+
+    fn check_jsx_children(&mut self, file: u32, children: &'a [JSXElementChild]) {
+        for c in children {
+            match c {
+                JSXElementChild::JSXExprContainer(c) => {
+                    if let JSXExpr::Expr(e) = &c.expr {
+                        self.check_expr(file, e, None);
+                    }
+                }
+                JSXElementChild::JSXSpreadChild(s) => {
+                    self.check_expr(file, &s.expr, None);
+                }
+                JSXElementChild::JSXElement(e) => self.check_jsx(file, e),
+                JSXElementChild::JSXFragment(f) => self.check_jsx_children(file, &f.children),
+                JSXElementChild::JSXText(_) => {}
+            }
+        }
+    }
+
+    fn check_ident(&mut self, file: u32, i: &Ident) -> TypeId {
+        if i.sym.as_str() == "undefined" {
+            return ids::UNDEFINED;
+        }
+        match self.bound.resolve(file, i.span.lo.0, &i.sym) {
+            Some(s) => {
+                let target = self.resolve_alias(s);
+                let tf = self.bound.symbol(target).flags;
+                if target != s && tf & flags::VALUE == 0 && tf != 0 {
+                    return ids::ANY;
+                }
+                self.type_of_symbol(s)
+            }
+            None => {
+                if !self.files[file as usize].is_lib {
+                    self.report(
+                        file,
+                        i.span.lo.0,
+                        Code::CannotFindName,
+                        format!("Cannot find name '{}'.", i.sym),
+                    );
+                }
+                ids::ERROR
+            }
+        }
+    }
+
+    fn check_member(&mut self, file: u32, m: &'a MemberExpr, _write: bool) -> TypeId {
+        let obj = self.check_expr(file, &m.obj, None);
+        match &m.prop {
+            MemberProp::Ident(name) => match self.property_type(obj, &name.sym) {
+                Some(t) => t,
+                None => {
+                    let shown = self.type_to_string(obj);
+                    self.report(
+                        file,
+                        name.span.lo.0,
+                        Code::NoProperty,
+                        format!(
+                            "Property '{}' does not exist on type '{}'.",
+                            name.sym, shown
+                        ),
+                    );
+                    ids::ERROR
+                }
+            },
+            MemberProp::Computed(c) => {
+                let k = self.check_expr(file, &c.expr, None);
+                match self.types.kind(k).clone() {
+                    TypeKind::StringLit(s) => self.property_type(obj, &s).unwrap_or(ids::ANY),
+                    TypeKind::NumberLit(_) | TypeKind::Number => {
+                        if let (TypeKind::Tuple(es), TypeKind::NumberLit(n)) =
+                            (self.types.kind(obj).clone(), self.types.kind(k).clone())
+                        {
+                            return es.get(n as usize).copied().unwrap_or(ids::UNDEFINED);
+                        }
+                        self.element_type(obj)
+                    }
+                    _ => {
+                        let mm = self.members(obj);
+                        mm.string_index.unwrap_or(ids::ANY)
+                    }
+                }
+            }
+            MemberProp::PrivateName(_) => ids::ANY,
+        }
+    }
+
+    fn check_object(&mut self, file: u32, o: &'a ObjectLit, contextual: Option<TypeId>) -> TypeId {
+        let mut obj = ObjectType::default();
+        for p in &o.props {
+            match p {
+                PropOrSpread::Spread(s) => {
+                    let t = self.check_expr(file, &s.expr, None);
+                    let m = self.members(t);
+                    for name in &m.order {
+                        obj.insert(name.clone(), m.props[name].clone());
+                    }
+                }
+                PropOrSpread::Prop(p) => {
+                    let (name, ty) = match &**p {
+                        Prop::Shorthand(i) => (Some(i.sym.clone()), self.check_ident(file, i)),
+                        Prop::KeyValue(kv) => {
+                            let name = bind::prop_name(&kv.key);
+                            if let PropName::Computed(c) = &kv.key {
+                                self.check_expr(file, &c.expr, None);
+                            }
+                            let ctx = match (&name, contextual) {
+                                (Some(n), Some(c)) => self.property_type(c, n),
+                                _ => None,
+                            };
+                            let t = self.check_expr(file, &kv.value, ctx);
+                            (name, t)
+                        }
+                        Prop::Assign(a) => (
+                            Some(a.key.sym.clone()),
+                            self.check_expr(file, &a.value, None),
+                        ),
+                        Prop::Getter(g) => {
+                            let t = self.check_function(file, &g.function, None);
+                            let ret = self.members(t).calls.first().map_or(ids::ANY, |s| s.ret);
+                            (bind::prop_name(&g.key), ret)
+                        }
+                        Prop::Setter(st) => {
+                            self.check_function(file, &st.function, None);
+                            (bind::prop_name(&st.key), ids::ANY)
+                        }
+                        Prop::Method(m) => {
+                            let t = self.check_function(file, &m.function, None);
+                            (bind::prop_name(&m.key), t)
+                        }
+                    };
+                    if let Some(name) = name {
+                        let ty = self.types.widen(ty);
+                        obj.insert(
+                            name,
+                            PropT {
+                                ty,
+                                optional: false,
+                            },
+                        );
+                    }
+                }
+            }
+        }
+        self.types.object(obj, node_key(file, o.span.lo.0))
+    }
+
+    fn check_arrow(&mut self, file: u32, a: &'a ArrowExpr, contextual: Option<TypeId>) -> TypeId {
+        let ctx_sig = contextual.and_then(|c| {
+            if matches!(self.types.kind(c), TypeKind::Any) {
+                return None;
+            }
+            self.members(c).calls.first().cloned()
+        });
+        self.check_type_params(file, a.type_params.as_deref());
+        for (i, p) in a.params.iter().enumerate() {
+            self.check_pat_annotations(file, p);
+            self.contextual_param(file, p, ctx_sig.as_deref(), i);
+        }
+        let declared = a.return_type.as_ref().map(|r| {
+            self.check_type_node(file, &r.type_ann);
+            let t = self.type_from_node(file, &r.type_ann);
+            if a.is_async { self.awaited(t) } else { t }
+        });
+        let body_type = match &*a.body {
+            ArrowFunctionBody::FunctionBody(b) => {
+                self.returns.push(declared);
+                self.check_stmts(file, &b.stmts);
+                self.returns.pop();
+                None
+            }
+            ArrowFunctionBody::Expr(x) => {
+                let t = self.check_expr(file, x, declared.or(ctx_sig.as_ref().map(|s| s.ret)));
+                if let Some(d) = declared
+                    && !self.is_assignable(t, d)
+                {
+                    let msg = self.not_assignable(t, d);
+                    self.report(file, expr_lo(x), Code::NotAssignable, msg);
+                }
+                Some(t)
+            }
+        };
+        let type_params = self.type_param_types(file, a.type_params.as_deref());
+        let mut params = Vec::with_capacity(a.params.len());
+        let mut min_args = 0;
+        for (i, p) in a.params.iter().enumerate() {
+            let (name, ty, optional) = self.param_info(file, p, i);
+            if !optional {
+                min_args = i + 1;
+            }
+            params.push(Param { name, ty });
+        }
+        let ret = match (declared, body_type) {
+            (Some(d), _) => d,
+            (None, Some(t)) => self.types.widen(t),
+            (None, None) => match &*a.body {
+                ArrowFunctionBody::FunctionBody(b) => {
+                    self.infer_return(file, a.span.lo.0, Some(&b.stmts), None)
+                }
+                ArrowFunctionBody::Expr(_) => ids::ANY,
+            },
+        };
+        let ret = if a.is_async && declared.is_none() {
+            self.promise_of(ret)
+        } else if a.is_async {
+            self.promise_of(ret)
+        } else {
+            ret
+        };
+        let rest = a.params.last().is_some_and(|p| matches!(p, Pat::Rest(_)));
+        let sig = Signature {
+            type_params,
+            params,
+            ret,
+            min_args,
+            rest,
+        };
+        self.function_type(vec![sig], node_key(file, a.span.lo.0))
+    }
+
+    fn check_binary(&mut self, file: u32, b: &'a BinExpr) -> TypeId {
+        let l = self.check_expr(file, &b.left, None);
+        let r = self.check_expr(file, &b.right, None);
+        use BinaryOp::*;
+        match b.op {
+            Add => {
+                let is_str = |t: &TypeKind| matches!(t, TypeKind::String | TypeKind::StringLit(_));
+                if is_str(self.types.kind(l)) || is_str(self.types.kind(r)) {
+                    ids::STRING
+                } else if l == ids::ANY || r == ids::ANY || l == ids::ERROR || r == ids::ERROR {
+                    ids::ANY
+                } else if matches!(
+                    self.types.kind(l),
+                    TypeKind::BigInt | TypeKind::BigIntLit(_)
+                ) {
+                    ids::BIGINT
+                } else {
+                    ids::NUMBER
+                }
+            }
+            Sub | Mul | Div | Mod | Exp | BitOr | BitXor | BitAnd | LShift | RShift
+            | ZeroFillRShift => {
+                if matches!(
+                    self.types.kind(l),
+                    TypeKind::BigInt | TypeKind::BigIntLit(_)
+                ) {
+                    ids::BIGINT
+                } else {
+                    ids::NUMBER
+                }
+            }
+            EqEq | NotEq | EqEqEq | NotEqEq | Lt | LtEq | Gt | GtEq | In | InstanceOf => {
+                ids::BOOLEAN
+            }
+            LogicalAnd => r,
+            LogicalOr => {
+                let l = self.types.non_nullable(l);
+                self.types.union(&[l, r])
+            }
+            NullishCoalescing => {
+                let l = self.types.non_nullable(l);
+                self.types.union(&[l, r])
+            }
+        }
+    }
+
+    /// Checks a call or `new`: picks the signature, infers type arguments, checks arguments.
+    fn check_call(
+        &mut self,
+        file: u32,
+        callee: TypeId,
+        args: &'a [ExprOrSpread],
+        type_args: Option<&'a TsTypeParamInstantiation>,
+        pos: u32,
+        is_new: bool,
+    ) -> TypeId {
+        let callee = match self.types.kind(callee) {
+            TypeKind::Union(ms) if ms.iter().any(|&m| m == ids::UNDEFINED || m == ids::NULL) => {
+                self.types.non_nullable(callee)
+            }
+            _ => callee,
+        };
+        if matches!(self.types.kind(callee), TypeKind::Any) {
+            for a in args {
+                self.check_expr(file, &a.expr, None);
+            }
+            return ids::ANY;
+        }
+        let m = self.members(callee);
+        let sigs = if is_new {
+            m.constructs.clone()
+        } else {
+            m.calls.clone()
+        };
+        if sigs.is_empty() {
+            for a in args {
+                self.check_expr(file, &a.expr, None);
+            }
+            let is_function = self.globals.function.is_some_and(|f| {
+                let ft = self.types.of_symbol(11, f);
+                callee == ft
+            });
+            if is_function
+                || (is_new && !m.calls.is_empty())
+                || matches!(
+                    self.types.kind(callee),
+                    TypeKind::TypeParam(_)
+                        | TypeKind::Keyof(_)
+                        | TypeKind::Indexed(..)
+                        | TypeKind::LazyAlias(..)
+                )
+            {
+                return ids::ANY;
+            }
+            let shown = self.type_to_string(callee);
+            let what = if is_new { "constructable" } else { "callable" };
+            self.report(
+                file,
+                pos,
+                Code::NotCallable,
+                format!(
+                    "This expression is not {what}. Type '{shown}' has no {} signatures.",
+                    if is_new { "construct" } else { "call" }
+                ),
+            );
+            return ids::ERROR;
+        }
+        let explicit: Option<Vec<TypeId>> = type_args.map(|ta| {
+            ta.params
+                .iter()
+                .map(|t| {
+                    self.check_type_node(file, t);
+                    self.type_from_node(file, t)
+                })
+                .collect()
+        });
+        let n = args.len();
+        let has_spread = args.iter().any(|a| a.spread.is_some());
+        let candidates: Vec<Rc<Signature>> = sigs
+            .iter()
+            .filter(|s| has_spread || (n >= s.min_args && (n <= s.params.len() || s.rest)))
+            .cloned()
+            .collect();
+        if candidates.is_empty() {
+            for a in args {
+                self.check_expr(file, &a.expr, None);
+            }
+            let s = &sigs[0];
+            let expected = if s.rest {
+                format!("at least {}", s.min_args)
+            } else if s.min_args == s.params.len() {
+                format!("{}", s.params.len())
+            } else {
+                format!("{}-{}", s.min_args, s.params.len())
+            };
+            self.report(
+                file,
+                pos,
+                Code::ArgumentCount,
+                format!("Expected {expected} arguments, but got {n}."),
+            );
+            return s.ret;
+        }
+        // Argument types are computed once, in the context of the first candidate.
+        let first =
+            self.instantiate_for_call(&candidates[0], explicit.as_deref(), args, file, None);
+        let arg_types: Vec<TypeId> = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let ctx = param_at(&first, i);
+                self.check_expr(file, &a.expr, ctx)
+            })
+            .collect();
+        let mut last_failure = None;
+        for (ci, cand) in candidates.iter().enumerate() {
+            let sig = if ci == 0 && cand.type_params.is_empty() {
+                first.clone()
+            } else {
+                self.instantiate_for_call(cand, explicit.as_deref(), args, file, Some(&arg_types))
+            };
+            let mut failure = None;
+            for (i, &at) in arg_types.iter().enumerate() {
+                if args[i].spread.is_some() {
+                    continue;
+                }
+                if let Some(pt) = param_at(&sig, i)
+                    && !self.is_assignable(at, pt)
+                {
+                    failure = Some((i, at, pt));
+                    break;
+                }
+            }
+            match failure {
+                None => return sig.ret,
+                Some(f) => last_failure = Some((f, sig.ret)),
+            }
+        }
+        let ((i, at, pt), ret) = last_failure.expect("at least one candidate failed");
+        let (a, p) = (self.type_to_string(at), self.type_to_string(pt));
+        if candidates.len() > 1 {
+            self.report(file, pos, Code::NoOverload, format!("No overload matches this call. Argument of type '{a}' is not assignable to parameter of type '{p}'."));
+        } else {
+            self.report(
+                file,
+                expr_lo(&args[i].expr),
+                Code::ArgumentNotAssignable,
+                format!("Argument of type '{a}' is not assignable to parameter of type '{p}'."),
+            );
+        }
+        ret
+    }
+
+    /// A candidate signature with its type parameters replaced: by explicit arguments, or
+    /// by what the argument types say (uninferred ones become their constraint, or unknown).
+    fn instantiate_for_call(
+        &mut self,
+        sig: &Signature,
+        explicit: Option<&[TypeId]>,
+        args: &'a [ExprOrSpread],
+        file: u32,
+        arg_types: Option<&[TypeId]>,
+    ) -> Signature {
+        if sig.type_params.is_empty() {
+            return sig.clone();
+        }
+        let tps = sig.type_params.clone();
+        let inferred: Vec<TypeId> = match explicit {
+            Some(ex) => tps
+                .iter()
+                .enumerate()
+                .map(|(i, _)| ex.get(i).copied().unwrap_or(ids::ANY))
+                .collect(),
+            None => {
+                let mut cands: FxHashMap<TypeId, Vec<TypeId>> = FxHashMap::default();
+                let types: Vec<TypeId> = match arg_types {
+                    Some(ts) => ts.to_vec(),
+                    None => {
+                        // First pass: only arguments that are not functions (those need context).
+                        self.suppress += 1;
+                        let ts = args
+                            .iter()
+                            .map(|a| {
+                                if is_context_sensitive(&a.expr) {
+                                    ids::ANY
+                                } else {
+                                    self.check_expr(file, &a.expr, None)
+                                }
+                            })
+                            .collect();
+                        self.suppress -= 1;
+                        ts
+                    }
+                };
+                for (i, &at) in types.iter().enumerate() {
+                    if let Some(pt) = param_at(sig, i) {
+                        self.infer_from(pt, at, &tps, &mut cands, 0);
+                    }
+                }
+                tps.iter()
+                    .map(|tp| match cands.get(tp) {
+                        Some(c) if !c.is_empty() => {
+                            let u = self.types.union(c);
+                            self.types.widen(u)
+                        }
+                        _ => match self.types.kind(*tp) {
+                            TypeKind::TypeParam(s) => {
+                                let s = *s;
+                                self.constraint_of(s).unwrap_or(ids::UNKNOWN)
+                            }
+                            _ => ids::UNKNOWN,
+                        },
+                    })
+                    .collect()
+            }
+        };
+        let m = Mapper::new(&self.types, &tps, &inferred);
+        self.instantiate_signature(sig, &m)
+    }
+
+    fn infer_from(
+        &mut self,
+        p: TypeId,
+        a: TypeId,
+        tps: &[TypeId],
+        out: &mut FxHashMap<TypeId, Vec<TypeId>>,
+        depth: u32,
+    ) {
+        if depth > 8 || !self.types.is_generic(p) || a == ids::ANY || a == ids::ERROR {
+            return;
+        }
+        match (self.types.kind(p).clone(), self.types.kind(a).clone()) {
+            (TypeKind::TypeParam(_), _) => {
+                if tps.contains(&p) {
+                    out.entry(p).or_default().push(a);
+                }
+            }
+            (TypeKind::Union(ps), _) => {
+                for x in ps.iter() {
+                    self.infer_from(*x, a, tps, out, depth + 1);
+                }
+            }
+            (TypeKind::Reference(ps, pa), TypeKind::Reference(as_, aa)) if ps == as_ => {
+                for (x, y) in pa.iter().zip(aa.iter()) {
+                    self.infer_from(*x, *y, tps, out, depth + 1);
+                }
+            }
+            (TypeKind::Reference(_, pa), TypeKind::Tuple(es)) if pa.len() == 1 => {
+                let e = self.types.union(&es);
+                self.infer_from(pa[0], e, tps, out, depth + 1);
+            }
+            (TypeKind::Object(po), _) => {
+                let am = self.members(a);
+                for name in &po.order {
+                    if let Some(ap) = am.props.get(name) {
+                        self.infer_from(po.props[name].ty, ap.ty, tps, out, depth + 1);
+                    }
+                }
+                if let (Some(ps), Some(as_)) = (po.calls.first(), am.calls.first()) {
+                    for (x, y) in ps.params.iter().zip(&as_.params) {
+                        self.infer_from(x.ty, y.ty, tps, out, depth + 1);
+                    }
+                    self.infer_from(ps.ret, as_.ret, tps, out, depth + 1);
+                }
+                if let Some(pi) = po.string_index {
+                    for name in &am.order {
+                        self.infer_from(pi, am.props[name].ty, tps, out, depth + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // ------------------------------------------------------------------ printing
+
+    fn not_assignable(&mut self, s: TypeId, t: TypeId) -> String {
+        let (a, b) = (self.type_to_string(s), self.type_to_string(t));
+        format!("Type '{a}' is not assignable to type '{b}'.")
+    }
+
+    /// Prints a type by structure (never by id), bounded in depth and length.
+    pub fn type_to_string(&mut self, t: TypeId) -> String {
+        let mut out = String::new();
+        self.write_type(t, &mut out, 0);
+        if out.len() > 200 {
+            let mut cut = 197;
+            while !out.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            out.truncate(cut);
+            out.push_str("...");
+        }
+        out
+    }
+
+    fn write_type(&mut self, t: TypeId, out: &mut String, depth: u32) {
+        use std::fmt::Write;
+        if depth > 3 || out.len() > 220 {
+            out.push_str("...");
+            return;
+        }
+        match self.types.kind(t).clone() {
+            TypeKind::Any => out.push_str("any"),
+            TypeKind::Unknown => out.push_str("unknown"),
+            TypeKind::Never => out.push_str("never"),
+            TypeKind::Void => out.push_str("void"),
+            TypeKind::Undefined => out.push_str("undefined"),
+            TypeKind::Null => out.push_str("null"),
+            TypeKind::String => out.push_str("string"),
+            TypeKind::Number => out.push_str("number"),
+            TypeKind::Boolean => out.push_str("boolean"),
+            TypeKind::BigInt => out.push_str("bigint"),
+            TypeKind::EsSymbol => out.push_str("symbol"),
+            TypeKind::NonPrimitive => out.push_str("object"),
+            TypeKind::StringLit(s) => {
+                let _ = write!(out, "\"{s}\"");
+            }
+            TypeKind::NumberLit(n) => out.push_str(&bind::format_number(n)),
+            TypeKind::BoolLit(b) => out.push_str(if b { "true" } else { "false" }),
+            TypeKind::BigIntLit(s) => {
+                let _ = write!(out, "{s}n");
+            }
+            TypeKind::Union(ms) | TypeKind::Intersection(ms) => {
+                let sep = if matches!(self.types.kind(t), TypeKind::Union(_)) {
+                    " | "
+                } else {
+                    " & "
+                };
+                for (i, &m) in ms.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(sep);
+                    }
+                    let paren =
+                        matches!(self.types.kind(m), TypeKind::Object(o) if !o.calls.is_empty());
+                    if paren {
+                        out.push('(');
+                    }
+                    self.write_type(m, out, depth + 1);
+                    if paren {
+                        out.push(')');
+                    }
+                }
+            }
+            TypeKind::TypeParam(s) | TypeKind::Declared(s) | TypeKind::Enum(s) => {
+                out.push_str(&self.bound.symbol(s).name)
+            }
+            TypeKind::EnumLiteral(s) => out.push_str(&self.bound.symbol(s).name),
+            TypeKind::Reference(s, args) | TypeKind::LazyAlias(s, args) => {
+                if Some(s) == self.globals.array && args.len() == 1 {
+                    let paren = matches!(
+                        self.types.kind(args[0]),
+                        TypeKind::Union(_) | TypeKind::Intersection(_)
+                    ) || matches!(self.types.kind(args[0]), TypeKind::Object(o) if !o.calls.is_empty());
+                    if paren {
+                        out.push('(');
+                    }
+                    self.write_type(args[0], out, depth + 1);
+                    out.push_str(if paren { ")[]" } else { "[]" });
+                } else {
+                    out.push_str(&self.bound.symbol(s).name);
+                    out.push('<');
+                    for (i, &a) in args.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        self.write_type(a, out, depth + 1);
+                    }
+                    out.push('>');
+                }
+            }
+            TypeKind::Tuple(es) => {
+                out.push('[');
+                for (i, &e) in es.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.write_type(e, out, depth + 1);
+                }
+                out.push(']');
+            }
+            TypeKind::Object(o) => {
+                if o.props.is_empty() && o.calls.len() == 1 && o.constructs.is_empty() {
+                    let sig = o.calls[0].clone();
+                    out.push('(');
+                    for (i, p) in sig.params.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        let _ = write!(out, "{}: ", p.name);
+                        self.write_type(p.ty, out, depth + 1);
+                    }
+                    out.push_str(") => ");
+                    self.write_type(sig.ret, out, depth + 1);
+                    return;
+                }
+                if o.order.is_empty() && o.calls.is_empty() && o.string_index.is_none() {
+                    out.push_str("{}");
+                    return;
+                }
+                out.push_str("{ ");
+                for name in o.order.iter().take(6) {
+                    let p = &o.props[name];
+                    let _ = write!(out, "{}{}: ", name, if p.optional { "?" } else { "" });
+                    self.write_type(p.ty, out, depth + 1);
+                    out.push_str("; ");
+                }
+                if o.order.len() > 6 {
+                    let _ = write!(out, "... {} more ...; ", o.order.len() - 6);
+                }
+                if let Some(i) = o.string_index {
+                    out.push_str("[x: string]: ");
+                    self.write_type(i, out, depth + 1);
+                    out.push_str("; ");
+                }
+                out.push('}');
+            }
+            TypeKind::ClassStatic(s) | TypeKind::Namespace(s) => {
+                let _ = write!(out, "typeof {}", self.bound.symbol(s).name);
+            }
+            TypeKind::Module(f) => {
+                let _ = write!(out, "typeof import(\"{}\")", self.files[f as usize].path);
+            }
+            TypeKind::Keyof(x) => {
+                out.push_str("keyof ");
+                self.write_type(x, out, depth + 1);
+            }
+            TypeKind::Indexed(o, k) => {
+                self.write_type(o, out, depth + 1);
+                out.push('[');
+                self.write_type(k, out, depth + 1);
+                out.push(']');
+            }
+        }
+    }
+
+    /// A printable summary of what the file's top-level declarations are, for the digest.
+    pub fn file_summary(&mut self, file: u32) -> String {
+        let mut names: Vec<(Atom, SymbolId)> = self.bound.files[file as usize]
+            .exports
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
+        names.sort();
+        let mut out = String::new();
+        for (name, s) in names.into_iter().take(64) {
+            let target = self.resolve_alias(s);
+            let f = self.bound.symbol(target).flags;
+            out.push_str(&name);
+            out.push_str(&format!(":{f:x};"));
+        }
+        out
+    }
+}
+
+fn param_at(sig: &Signature, i: usize) -> Option<TypeId> {
+    if sig.rest && i + 1 >= sig.params.len() {
+        return sig.params.last().map(|p| p.ty);
+    }
+    sig.params.get(i).map(|p| p.ty)
+}
+
+fn is_context_sensitive(e: &Expr) -> bool {
+    match e {
+        Expr::Arrow(a) => a
+            .params
+            .iter()
+            .any(|p| matches!(p, Pat::Ident(b) if b.type_ann.is_none())),
+        Expr::Fn(f) => f
+            .function
+            .params
+            .iter()
+            .any(|p| matches!(&p.pat, Pat::Ident(b) if b.type_ann.is_none())),
+        Expr::Object(_) | Expr::Array(_) => true,
+        Expr::Paren(p) => is_context_sensitive(&p.expr),
+        _ => false,
+    }
+}
+
+fn collect_returns<'a>(stmts: &'a [Stmt], out: &mut Vec<Option<&'a Expr>>, depth: u32) {
+    if depth > 64 {
+        return;
+    }
+    for s in stmts {
+        match s {
+            Stmt::Return(r) => out.push(r.arg.as_deref()),
+            Stmt::Block(b) => collect_returns(&b.stmts, out, depth + 1),
+            Stmt::If(i) => {
+                collect_returns(std::slice::from_ref(&*i.cons), out, depth + 1);
+                if let Some(a) = &i.alt {
+                    collect_returns(std::slice::from_ref(&**a), out, depth + 1);
+                }
+            }
+            Stmt::For(f) => collect_returns(std::slice::from_ref(&*f.body), out, depth + 1),
+            Stmt::ForIn(f) => collect_returns(std::slice::from_ref(&*f.body), out, depth + 1),
+            Stmt::ForOf(f) => collect_returns(std::slice::from_ref(&*f.body), out, depth + 1),
+            Stmt::While(w) => collect_returns(std::slice::from_ref(&*w.body), out, depth + 1),
+            Stmt::DoWhile(w) => collect_returns(std::slice::from_ref(&*w.body), out, depth + 1),
+            Stmt::Labeled(l) => collect_returns(std::slice::from_ref(&*l.body), out, depth + 1),
+            Stmt::Switch(sw) => {
+                for c in &sw.cases {
+                    collect_returns(&c.cons, out, depth + 1);
+                }
+            }
+            Stmt::Try(t) => {
+                collect_returns(&t.block.stmts, out, depth + 1);
+                if let Some(h) = &t.handler {
+                    collect_returns(&h.body.stmts, out, depth + 1);
+                }
+                if let Some(f) = &t.finalizer {
+                    collect_returns(&f.stmts, out, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `A.B.C` as a list of (position, name), for heritage clauses and `typeof`.
+fn expr_entity(e: &Expr) -> Option<Vec<(u32, Atom)>> {
+    match e {
+        Expr::Ident(i) => Some(vec![(i.span.lo.0, i.sym.clone())]),
+        Expr::Member(m) => {
+            let mut v = expr_entity(&m.obj)?;
+            match &m.prop {
+                MemberProp::Ident(n) => v.push((n.span.lo.0, n.sym.clone())),
+                _ => return None,
+            }
+            Some(v)
+        }
+        Expr::Paren(p) => expr_entity(&p.expr),
+        _ => None,
+    }
+}
+
+fn entity_of(e: &TsEntityName) -> Vec<(u32, Atom)> {
+    match e {
+        TsEntityName::Ident(i) => vec![(i.span.lo.0, i.sym.clone())],
+        TsEntityName::TsQualifiedName(q) => {
+            let mut v = entity_of(&q.left);
+            v.push((q.right.span.lo.0, q.right.sym.clone()));
+            v
+        }
+    }
+}
+
+fn fn_param_ann(p: &TsFnParam) -> Option<&TsTypeAnn> {
+    match p {
+        TsFnParam::Ident(b) => b.type_ann.as_deref(),
+        TsFnParam::Array(a) => a.type_ann.as_deref(),
+        TsFnParam::Rest(r) => r.type_ann.as_deref(),
+        TsFnParam::Object(o) => o.type_ann.as_deref(),
+    }
+}
+
+fn expr_lo(e: &Expr) -> u32 {
+    use swc_common::Spanned;
+    e.span().lo.0
+}
+
+fn stmt_lo(s: &Stmt) -> u32 {
+    use swc_common::Spanned;
+    s.span().lo.0
+}
+
+fn ts_type_lo(t: &TsType) -> u32 {
+    use swc_common::Spanned;
+    t.span().lo.0
+}
+
+fn f_lo(f: &TsFnOrConstructorType) -> u32 {
+    use swc_common::Spanned;
+    f.span().lo.0
+}
+
+/// A type node's identity: file and span (`A` and `A[]` start at the same position).
+fn ts_type_key(file: u32, t: &TsType) -> (u32, u32, u32) {
+    use swc_common::Spanned;
+    let span = t.span();
+    (file, span.lo.0, span.hi.0)
+}

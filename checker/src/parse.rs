@@ -1,0 +1,204 @@
+//! Parsing: one corpus file into an swc AST plus its syntax diagnostics.
+//!
+//! **Parsing never fails**: every file yields a [`ParsedFile`], with or without a tree,
+//! and its problems as diagnostics.
+use swc_common::BytePos;
+use swc_ecma_ast::Program;
+use swc_ecma_parser::{EsSyntax, Parser, StringInput, Syntax, TsSyntax};
+
+use crate::diag::{Code, Diagnostic};
+
+/// Bracket nesting beyond which a file is not handed to the (recursive) parser.
+pub const MAX_NESTING: u32 = 4_000;
+
+/// The source extensions the checker reads, longest first so `.d.ts` wins over `.ts`.
+const EXTENSIONS: &[&str] = &[
+    ".d.mts", ".d.cts", ".d.ts", ".tsx", ".mts", ".cts", ".ts", ".jsx", ".mjs", ".cjs", ".js",
+];
+
+/// Whether `path` names a file the checker parses.
+pub fn is_source_path(path: &str) -> bool {
+    EXTENSIONS.iter().any(|ext| path.ends_with(ext))
+}
+
+/// Whether `path` is a declaration file (`.d.ts`, `.d.mts`, `.d.cts`).
+pub fn is_declaration_path(path: &str) -> bool {
+    path.ends_with(".d.ts") || path.ends_with(".d.mts") || path.ends_with(".d.cts")
+}
+
+fn syntax_for(path: &str) -> Syntax {
+    let ts = path.ends_with(".ts") || path.ends_with(".mts") || path.ends_with(".cts");
+    if ts || path.ends_with(".tsx") {
+        Syntax::Typescript(TsSyntax {
+            tsx: path.ends_with(".tsx"),
+            decorators: true,
+            dts: is_declaration_path(path),
+            ..Default::default()
+        })
+    } else {
+        Syntax::Es(EsSyntax {
+            jsx: true,
+            decorators: true,
+            ..Default::default()
+        })
+    }
+}
+
+/// One parsed file. Positions in the tree start at `BytePos(1)` for the file's first byte.
+pub struct ParsedFile {
+    /// Path relative to the corpus root (`lib/...` for the standard library).
+    pub path: String,
+    /// Whether the file belongs to the standard library.
+    pub is_lib: bool,
+    /// Size of the source, in bytes.
+    pub bytes: u64,
+    /// Byte offset of the start of every line.
+    pub line_starts: Vec<u32>,
+    /// The tree, or `None` when the parser gave up (the reason is in `diagnostics`).
+    pub program: Option<Program>,
+    /// Syntax, encoding and nesting diagnostics.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ParsedFile {
+    /// Number of lines in the source.
+    pub fn lines(&self) -> u64 {
+        self.line_starts.len() as u64
+    }
+
+    /// 1-based line and byte column of a position in this file.
+    pub fn position(&self, pos: BytePos) -> (u32, u32) {
+        let offset = pos.0.saturating_sub(1);
+        let line = self.line_starts.partition_point(|&s| s <= offset).max(1);
+        (line as u32, offset - self.line_starts[line - 1] + 1)
+    }
+
+    /// A diagnostic at `pos` in this file.
+    pub fn diagnostic(&self, pos: BytePos, code: Code, message: String) -> Diagnostic {
+        let (line, column) = self.position(pos);
+        Diagnostic {
+            file: self.path.clone(),
+            line,
+            column,
+            code,
+            message,
+        }
+    }
+
+    /// Whether the file is an ES module (has imports or exports).
+    pub fn is_module(&self) -> bool {
+        match &self.program {
+            Some(Program::Module(m)) => m.body.iter().any(|item| item.is_module_decl()),
+            _ => false,
+        }
+    }
+}
+
+/// Parses one file; never panics on bad input.
+pub fn parse(path: &str, bytes: &[u8], is_lib: bool) -> ParsedFile {
+    let mut file = ParsedFile {
+        path: path.to_string(),
+        is_lib,
+        bytes: bytes.len() as u64,
+        line_starts: line_starts(bytes),
+        program: None,
+        diagnostics: Vec::new(),
+    };
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let at = BytePos(e.valid_up_to() as u32 + 1);
+            let message = format!(
+                "File '{path}' is not valid UTF-8 (at byte {}).",
+                e.valid_up_to()
+            );
+            file.diagnostics
+                .push(file.diagnostic(at, Code::InvalidUtf8, message));
+            return file;
+        }
+    };
+    if let Some(at) = too_deep_at(bytes) {
+        let message =
+            format!("Brackets nested more than {MAX_NESTING} deep; the file is not checked.");
+        file.diagnostics
+            .push(file.diagnostic(BytePos(at + 1), Code::TooDeep, message));
+        return file;
+    }
+    let end = BytePos(text.len() as u32 + 1);
+    let mut parser = Parser::new(
+        syntax_for(path),
+        StringInput::new(text, BytePos(1), end),
+        None,
+    );
+    let result = parser.parse_program();
+    let mut errors = parser.take_errors();
+    match result {
+        Ok(program) => file.program = Some(program),
+        Err(e) => errors.push(e),
+    }
+    for e in errors {
+        use swc_common::Spanned;
+        let message = e.kind().msg().into_owned();
+        file.diagnostics
+            .push(file.diagnostic(e.span().lo, Code::Syntax, message));
+    }
+    file
+}
+
+fn line_starts(bytes: &[u8]) -> Vec<u32> {
+    let mut starts = Vec::with_capacity(bytes.len() / 32 + 1);
+    starts.push(0);
+    starts.extend(
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == b'\n')
+            .map(|(i, _)| i as u32 + 1),
+    );
+    starts
+}
+
+/// Offset where bracket nesting first exceeds [`MAX_NESTING`], skipping strings and
+/// comments. Regular expressions are not recognised; the guard only has to be safe.
+fn too_deep_at(bytes: &[u8]) -> Option<u32> {
+    let mut depth: u32 = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(i as u32);
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 1;
+            }
+            q @ (b'"' | b'\'' | b'`') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != q {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    if q != b'`' && bytes.get(i) == Some(&b'\n') {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}

@@ -1,0 +1,509 @@
+//! Types: one checker's interned type table.
+//!
+//! Every checker owns its own [`TypeTable`], so type ids depend on which files a checker
+//! saw first. **Nothing that depends on a type id enters the digest**: unions are ordered
+//! by a stable key computed from the type's structure and symbol ids, and messages print
+//! types by structure.
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+use rustc_hash::{FxHashMap, FxHasher};
+use swc_atoms::Atom;
+
+use crate::bind::SymbolId;
+
+/// Index into a checker's type table.
+pub type TypeId = u32;
+
+/// A function or constructor signature.
+#[derive(Clone, Debug)]
+pub struct Signature {
+    pub type_params: Box<[TypeId]>,
+    pub params: Vec<Param>,
+    pub ret: TypeId,
+    /// Arguments that must be given.
+    pub min_args: usize,
+    /// Whether the last parameter is a rest parameter (its type is an array).
+    pub rest: bool,
+}
+
+/// One parameter of a signature.
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: Atom,
+    pub ty: TypeId,
+}
+
+/// One property of an object type.
+#[derive(Clone, Debug)]
+pub struct Prop {
+    pub ty: TypeId,
+    pub optional: bool,
+}
+
+/// The members of an object type: properties in declaration order, signatures, indexes.
+#[derive(Clone, Debug, Default)]
+pub struct ObjectType {
+    pub props: FxHashMap<Atom, Prop>,
+    /// Property names in declaration order, for printing.
+    pub order: Vec<Atom>,
+    pub calls: Vec<Rc<Signature>>,
+    pub constructs: Vec<Rc<Signature>>,
+    pub string_index: Option<TypeId>,
+    pub number_index: Option<TypeId>,
+}
+
+impl ObjectType {
+    pub fn insert(&mut self, name: Atom, prop: Prop) {
+        if self.props.insert(name.clone(), prop).is_none() {
+            self.order.push(name);
+        }
+    }
+}
+
+/// What a type is.
+#[derive(Clone, Debug)]
+pub enum TypeKind {
+    Any,
+    Unknown,
+    Never,
+    Void,
+    Undefined,
+    Null,
+    String,
+    Number,
+    Boolean,
+    BigInt,
+    EsSymbol,
+    /// The `object` keyword.
+    NonPrimitive,
+    StringLit(Atom),
+    NumberLit(f64),
+    BoolLit(bool),
+    BigIntLit(Atom),
+    Union(Box<[TypeId]>),
+    Intersection(Box<[TypeId]>),
+    TypeParam(SymbolId),
+    /// A class's instance type or an interface, with its own type parameters as arguments.
+    Declared(SymbolId),
+    /// A generic class or interface applied to arguments (arrays are `Array<T>`).
+    Reference(SymbolId, Box<[TypeId]>),
+    Tuple(Box<[TypeId]>),
+    /// An object type with its members already known.
+    Object(Rc<ObjectType>),
+    /// The value side of a class (`typeof C`): construct signatures and statics.
+    ClassStatic(SymbolId),
+    /// The value side of a namespace or enum.
+    Namespace(SymbolId),
+    /// A module namespace object (`import * as m`).
+    Module(u32),
+    Enum(SymbolId),
+    EnumLiteral(SymbolId),
+    /// `keyof T` and `T[K]` over a type parameter: kept until instantiation.
+    Keyof(TypeId),
+    Indexed(TypeId, TypeId),
+    /// A type alias met again while it was being resolved in a deferred position.
+    LazyAlias(SymbolId, Box<[TypeId]>),
+}
+
+/// Per-type flags.
+pub mod tflags {
+    /// The type mentions a type parameter somewhere (instantiation may change it).
+    pub const GENERIC: u8 = 1;
+    /// A string, number, boolean or bigint literal type.
+    pub const LITERAL: u8 = 2;
+}
+
+/// One interned type.
+#[derive(Clone, Debug)]
+pub struct Type {
+    pub kind: TypeKind,
+    pub flags: u8,
+    /// A key that depends only on the type's structure and symbol ids, never on type ids.
+    pub stable: u64,
+}
+
+/// The interned types of one checker.
+pub struct TypeTable {
+    pub types: Vec<Type>,
+    unions: FxHashMap<Box<[TypeId]>, TypeId>,
+    intersections: FxHashMap<Box<[TypeId]>, TypeId>,
+    references: FxHashMap<(SymbolId, Box<[TypeId]>), TypeId>,
+    string_lits: FxHashMap<Atom, TypeId>,
+    number_lits: FxHashMap<u64, TypeId>,
+    singletons: FxHashMap<(u8, SymbolId), TypeId>,
+    tuples: FxHashMap<Box<[TypeId]>, TypeId>,
+}
+
+/// Ids of the intrinsic types, created first in every table.
+pub mod ids {
+    use super::TypeId;
+    pub const ANY: TypeId = 0;
+    pub const UNKNOWN: TypeId = 1;
+    pub const NEVER: TypeId = 2;
+    pub const VOID: TypeId = 3;
+    pub const UNDEFINED: TypeId = 4;
+    pub const NULL: TypeId = 5;
+    pub const STRING: TypeId = 6;
+    pub const NUMBER: TypeId = 7;
+    pub const BOOLEAN: TypeId = 8;
+    pub const BIGINT: TypeId = 9;
+    pub const SYMBOL: TypeId = 10;
+    pub const OBJECT: TypeId = 11;
+    pub const TRUE: TypeId = 12;
+    pub const FALSE: TypeId = 13;
+    /// Stands in for a type that could not be resolved; behaves as `any`.
+    pub const ERROR: TypeId = 14;
+}
+
+fn stable_of(tag: u8, parts: &[u64]) -> u64 {
+    let mut h = FxHasher::default();
+    tag.hash(&mut h);
+    parts.hash(&mut h);
+    h.finish()
+}
+
+fn sym_key(s: SymbolId) -> u64 {
+    ((s.file as u64) << 32) | s.index as u64
+}
+
+impl Default for TypeTable {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TypeTable {
+    pub fn new() -> Self {
+        let mut t = TypeTable {
+            types: Vec::with_capacity(1024),
+            unions: FxHashMap::default(),
+            intersections: FxHashMap::default(),
+            references: FxHashMap::default(),
+            string_lits: FxHashMap::default(),
+            number_lits: FxHashMap::default(),
+            singletons: FxHashMap::default(),
+            tuples: FxHashMap::default(),
+        };
+        use TypeKind::*;
+        for (i, k) in [
+            Any,
+            Unknown,
+            Never,
+            Void,
+            Undefined,
+            Null,
+            String,
+            Number,
+            Boolean,
+            BigInt,
+            EsSymbol,
+            NonPrimitive,
+            BoolLit(true),
+            BoolLit(false),
+            Any,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let flags = if matches!(k, BoolLit(_)) {
+                tflags::LITERAL
+            } else {
+                0
+            };
+            t.push(k, flags, stable_of(0, &[i as u64]));
+        }
+        t
+    }
+
+    fn push(&mut self, kind: TypeKind, flags: u8, stable: u64) -> TypeId {
+        let id = self.types.len() as TypeId;
+        self.types.push(Type {
+            kind,
+            flags,
+            stable,
+        });
+        id
+    }
+
+    pub fn kind(&self, t: TypeId) -> &TypeKind {
+        &self.types[t as usize].kind
+    }
+
+    pub fn flags(&self, t: TypeId) -> u8 {
+        self.types[t as usize].flags
+    }
+
+    pub fn stable(&self, t: TypeId) -> u64 {
+        self.types[t as usize].stable
+    }
+
+    pub fn is_generic(&self, t: TypeId) -> bool {
+        self.flags(t) & tflags::GENERIC != 0
+    }
+
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+    }
+
+    fn generic_of(&self, ts: &[TypeId]) -> u8 {
+        if ts.iter().any(|&t| self.is_generic(t)) {
+            tflags::GENERIC
+        } else {
+            0
+        }
+    }
+
+    pub fn string_lit(&mut self, s: &Atom) -> TypeId {
+        if let Some(&t) = self.string_lits.get(s) {
+            return t;
+        }
+        let mut h = FxHasher::default();
+        s.as_str().hash(&mut h);
+        let t = self.push(
+            TypeKind::StringLit(s.clone()),
+            tflags::LITERAL,
+            stable_of(1, &[h.finish()]),
+        );
+        self.string_lits.insert(s.clone(), t);
+        t
+    }
+
+    pub fn number_lit(&mut self, v: f64) -> TypeId {
+        if let Some(&t) = self.number_lits.get(&v.to_bits()) {
+            return t;
+        }
+        let t = self.push(
+            TypeKind::NumberLit(v),
+            tflags::LITERAL,
+            stable_of(2, &[v.to_bits()]),
+        );
+        self.number_lits.insert(v.to_bits(), t);
+        t
+    }
+
+    pub fn bigint_lit(&mut self, s: &Atom) -> TypeId {
+        let mut h = FxHasher::default();
+        s.as_str().hash(&mut h);
+        self.push(
+            TypeKind::BigIntLit(s.clone()),
+            tflags::LITERAL,
+            stable_of(3, &[h.finish()]),
+        )
+    }
+
+    /// A type keyed by one symbol (`Declared`, `TypeParam`, `ClassStatic`, ...), interned.
+    pub fn of_symbol(&mut self, tag: u8, sym: SymbolId) -> TypeId {
+        if let Some(&t) = self.singletons.get(&(tag, sym)) {
+            return t;
+        }
+        let (kind, flags) = match tag {
+            10 => (TypeKind::TypeParam(sym), tflags::GENERIC),
+            11 => (TypeKind::Declared(sym), 0),
+            12 => (TypeKind::ClassStatic(sym), 0),
+            13 => (TypeKind::Namespace(sym), 0),
+            14 => (TypeKind::Enum(sym), 0),
+            15 => (TypeKind::EnumLiteral(sym), tflags::LITERAL),
+            16 => (TypeKind::Module(sym.file), 0),
+            _ => unreachable!("unknown symbol type tag {tag}"),
+        };
+        let t = self.push(kind, flags, stable_of(tag, &[sym_key(sym)]));
+        self.singletons.insert((tag, sym), t);
+        t
+    }
+
+    pub fn reference(&mut self, target: SymbolId, args: Box<[TypeId]>) -> TypeId {
+        if let Some(&t) = self.references.get(&(target, args.clone())) {
+            return t;
+        }
+        let mut parts: Vec<u64> = args.iter().map(|&a| self.stable(a)).collect();
+        parts.push(sym_key(target));
+        let flags = self.generic_of(&args);
+        let t = self.push(
+            TypeKind::Reference(target, args.clone()),
+            flags,
+            stable_of(20, &parts),
+        );
+        self.references.insert((target, args), t);
+        t
+    }
+
+    pub fn tuple(&mut self, elems: Box<[TypeId]>) -> TypeId {
+        if let Some(&t) = self.tuples.get(&elems) {
+            return t;
+        }
+        let parts: Vec<u64> = elems.iter().map(|&a| self.stable(a)).collect();
+        let flags = self.generic_of(&elems);
+        let t = self.push(TypeKind::Tuple(elems.clone()), flags, stable_of(21, &parts));
+        self.tuples.insert(elems, t);
+        t
+    }
+
+    /// An object type; `origin` says where it comes from (a syntax position or a parent
+    /// type's stable key), which is all its stable key may depend on.
+    pub fn object(&mut self, obj: ObjectType, origin: u64) -> TypeId {
+        let mut members: Vec<TypeId> = obj.props.values().map(|p| p.ty).collect();
+        for s in obj.calls.iter().chain(&obj.constructs) {
+            members.push(s.ret);
+            members.extend(s.params.iter().map(|p| p.ty));
+        }
+        members.extend(obj.string_index);
+        members.extend(obj.number_index);
+        let flags = self.generic_of(&members);
+        self.push(
+            TypeKind::Object(Rc::new(obj)),
+            flags,
+            stable_of(22, &[origin]),
+        )
+    }
+
+    pub fn keyof(&mut self, t: TypeId) -> TypeId {
+        let s = self.stable(t);
+        self.push(TypeKind::Keyof(t), tflags::GENERIC, stable_of(23, &[s]))
+    }
+
+    pub fn indexed(&mut self, o: TypeId, i: TypeId) -> TypeId {
+        let parts = [self.stable(o), self.stable(i)];
+        self.push(
+            TypeKind::Indexed(o, i),
+            tflags::GENERIC,
+            stable_of(24, &parts),
+        )
+    }
+
+    pub fn lazy_alias(&mut self, sym: SymbolId, args: Box<[TypeId]>) -> TypeId {
+        let mut parts: Vec<u64> = args.iter().map(|&a| self.stable(a)).collect();
+        parts.push(sym_key(sym));
+        let flags = self.generic_of(&args);
+        self.push(TypeKind::LazyAlias(sym, args), flags, stable_of(25, &parts))
+    }
+
+    /// Sorts by stable key (ties by id, which only equal-looking types share).
+    fn sort_stable(&self, ts: &mut [TypeId]) {
+        ts.sort_by_key(|&t| (self.stable(t), t));
+    }
+
+    /// The union of `types`: flattened, deduplicated, `any` absorbing, `never` dropped,
+    /// literals absorbed by their primitive.
+    pub fn union(&mut self, types: &[TypeId]) -> TypeId {
+        let mut flat: Vec<TypeId> = Vec::with_capacity(types.len());
+        for &t in types {
+            match self.kind(t) {
+                TypeKind::Union(members) => flat.extend(members.iter().copied()),
+                TypeKind::Any => {
+                    return if t == ids::ERROR {
+                        ids::ERROR
+                    } else {
+                        ids::ANY
+                    };
+                }
+                TypeKind::Never => {}
+                _ => flat.push(t),
+            }
+        }
+        if flat.contains(&ids::UNKNOWN) {
+            return ids::UNKNOWN;
+        }
+        let has_string = flat.contains(&ids::STRING);
+        let has_number = flat.contains(&ids::NUMBER);
+        let has_bool = flat.contains(&ids::BOOLEAN)
+            || (flat.contains(&ids::TRUE) && flat.contains(&ids::FALSE));
+        flat.retain(|&t| match self.kind(t) {
+            TypeKind::StringLit(_) => !has_string,
+            TypeKind::NumberLit(_) => !has_number,
+            TypeKind::BoolLit(_) => !has_bool,
+            TypeKind::Boolean => false,
+            _ => true,
+        });
+        if has_bool {
+            flat.push(ids::BOOLEAN);
+        }
+        self.sort_stable(&mut flat);
+        flat.dedup();
+        match flat.len() {
+            0 => ids::NEVER,
+            1 => flat[0],
+            _ => {
+                let key: Box<[TypeId]> = flat.into_boxed_slice();
+                if let Some(&t) = self.unions.get(&key) {
+                    return t;
+                }
+                let parts: Vec<u64> = key.iter().map(|&a| self.stable(a)).collect();
+                let flags = self.generic_of(&key);
+                let t = self.push(TypeKind::Union(key.clone()), flags, stable_of(30, &parts));
+                self.unions.insert(key, t);
+                t
+            }
+        }
+    }
+
+    pub fn intersection(&mut self, types: &[TypeId]) -> TypeId {
+        let mut flat: Vec<TypeId> = Vec::with_capacity(types.len());
+        for &t in types {
+            match self.kind(t) {
+                TypeKind::Intersection(members) => flat.extend(members.iter().copied()),
+                TypeKind::Any => return t,
+                TypeKind::Never => return ids::NEVER,
+                TypeKind::Unknown => {}
+                _ => flat.push(t),
+            }
+        }
+        self.sort_stable(&mut flat);
+        flat.dedup();
+        match flat.len() {
+            0 => ids::UNKNOWN,
+            1 => flat[0],
+            _ => {
+                let key: Box<[TypeId]> = flat.into_boxed_slice();
+                if let Some(&t) = self.intersections.get(&key) {
+                    return t;
+                }
+                let parts: Vec<u64> = key.iter().map(|&a| self.stable(a)).collect();
+                let flags = self.generic_of(&key);
+                let t = self.push(
+                    TypeKind::Intersection(key.clone()),
+                    flags,
+                    stable_of(31, &parts),
+                );
+                self.intersections.insert(key, t);
+                t
+            }
+        }
+    }
+
+    /// The primitive a literal type widens to (`"a"` to `string`); other types unchanged.
+    pub fn widen(&mut self, t: TypeId) -> TypeId {
+        match self.kind(t) {
+            TypeKind::StringLit(_) => ids::STRING,
+            TypeKind::NumberLit(_) => ids::NUMBER,
+            TypeKind::BoolLit(_) => ids::BOOLEAN,
+            TypeKind::BigIntLit(_) => ids::BIGINT,
+            TypeKind::Union(members) if self.flags(t) & tflags::GENERIC == 0 => {
+                let members = members.clone();
+                let widened: Vec<TypeId> = members.iter().map(|&m| self.widen(m)).collect();
+                self.union(&widened)
+            }
+            _ => t,
+        }
+    }
+
+    /// Removes `null` and `undefined` from a union.
+    pub fn non_nullable(&mut self, t: TypeId) -> TypeId {
+        match self.kind(t) {
+            TypeKind::Union(members) => {
+                let kept: Vec<TypeId> = members
+                    .iter()
+                    .copied()
+                    .filter(|&m| m != ids::NULL && m != ids::UNDEFINED)
+                    .collect();
+                self.union(&kept)
+            }
+            TypeKind::Null | TypeKind::Undefined => ids::NEVER,
+            _ => t,
+        }
+    }
+}
