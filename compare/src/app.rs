@@ -1,0 +1,329 @@
+//! The command line: parsing, checking every input before the first run, and wiring the
+//! bake-off to the terminal and the files. Errors here carry context for the user.
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand};
+
+use crate::benchmark::launcher::Binaries;
+use crate::benchmark::runner::{Outcome, Runner};
+use crate::contender::{self, Contender, DEFAULT_CONTENDERS};
+use crate::environment::Environment;
+use crate::export::{Format, Outputs};
+use crate::output::{progress::Progress, table};
+use crate::reproduce;
+use crate::results::{Results, Settings};
+
+/// Exit status after Ctrl-C, as shells report a SIGINT.
+const EXIT_INTERRUPTED: u8 = 130;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "compare",
+    version,
+    about = "The allocator bake-off: runs the checker under each contender, measures, reports",
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    bakeoff: BakeoffArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// The publication's matrix: five corpora at 1 and 8 checkers, written as a report
+    /// beside the published figures.
+    Reproduce(ReproduceArgs),
+    /// Renders the table and reports from an existing JSON results file, running nothing.
+    Report(ReportArgs),
+}
+
+#[derive(Args, Debug)]
+struct BakeoffArgs {
+    /// Corpus names or directories (repeatable, or a comma-separated list).
+    #[arg(long, value_delimiter = ',', default_value = "synthetic")]
+    corpus: Vec<String>,
+    /// Checker thread counts (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "1,8", value_parser = clap::value_parser!(u32).range(1..))]
+    checkers: Vec<u32>,
+    /// Contenders (comma-separated).
+    #[arg(long, default_value = DEFAULT_CONTENDERS)]
+    contenders: String,
+    /// The contender every other is compared against; added to the contenders if missing.
+    #[arg(long, default_value = "slice-nohuge")]
+    baseline: String,
+    #[command(flatten)]
+    schedule: ScheduleArgs,
+    #[command(flatten)]
+    outputs: OutputArgs,
+}
+
+#[derive(Args, Debug)]
+struct ScheduleArgs {
+    /// Measured runs of each contender per corpus and checker count.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    runs: u32,
+    /// Warm-up rounds (every contender once) before each corpus and checker count.
+    #[arg(long, default_value_t = 1)]
+    warmup: u32,
+    /// Continue the bake-off recorded in this JSON file, skipping finished runs; the file
+    /// is kept up to date unless --json names another.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
+    /// Corpus cache directory, passed to the children.
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+}
+
+#[derive(Args, Debug, Default)]
+struct OutputArgs {
+    /// Write every run and the environment as JSON (after every run).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write every run and the medians as CSV (after every run).
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Write the report as Markdown (after every run).
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<PathBuf>,
+    /// Draw median RSS against median wall, and minor faults, as SVG (after every run).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct ReproduceArgs {
+    /// Add the switch point sweep (2, 4, 16 MiB), +populate and +collapse.
+    #[arg(long)]
+    ablations: bool,
+    /// Only these of the five corpora (comma-separated); all by default.
+    #[arg(long, value_delimiter = ',')]
+    corpus: Vec<String>,
+    /// Only these checker counts; 1 and 8 by default.
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..))]
+    checkers: Vec<u32>,
+    #[command(flatten)]
+    schedule: ScheduleArgs,
+    /// Markdown report.
+    #[arg(long, value_name = "FILE", default_value = "docs/RESULTS.md")]
+    markdown: PathBuf,
+    /// Chart.
+    #[arg(long, value_name = "FILE", default_value = "docs/results.svg")]
+    svg: PathBuf,
+    /// Every run, for `--resume` and `compare report`.
+    #[arg(long, value_name = "FILE", default_value = "docs/results.json")]
+    json: PathBuf,
+    /// CSV of every run.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct ReportArgs {
+    /// A JSON results file written by compare.
+    #[arg(long, value_name = "FILE")]
+    from: PathBuf,
+    #[command(flatten)]
+    outputs: OutputArgs,
+}
+
+/// Runs the command line; errors are printed with their causes.
+pub fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Some(Command::Report(args)) => report(args),
+        Some(Command::Reproduce(args)) => {
+            let mut settings = reproduce::settings(
+                args.ablations,
+                args.schedule.runs as usize,
+                args.schedule.warmup as usize,
+            );
+            if !args.corpus.is_empty() {
+                for corpus in &args.corpus {
+                    if !reproduce::CORPORA.contains(&corpus.as_str()) {
+                        bail!(
+                            "`{corpus}` is not one of the publication's corpora ({})",
+                            reproduce::CORPORA.join(", ")
+                        );
+                    }
+                }
+                settings.corpora = args.corpus.clone();
+            }
+            if !args.checkers.is_empty() {
+                settings.checkers = args.checkers.iter().map(|&n| n as usize).collect();
+            }
+            let outputs = Outputs::new()
+                .with(Format::Json, Some(&args.json))
+                .with(Format::Csv, args.csv.as_deref())
+                .with(Format::Markdown, Some(&args.markdown))
+                .with(Format::Svg, Some(&args.svg));
+            for path in outputs.paths() {
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("cannot create {}", dir.display()))?;
+                }
+            }
+            bakeoff(settings, &args.schedule, outputs)
+        }
+        None => {
+            let args = cli.bakeoff;
+            let mut contenders =
+                contender::parse_list(&args.contenders).context("in --contenders")?;
+            if contenders.is_empty() {
+                bail!("--contenders names no contender");
+            }
+            let baseline: Contender = args.baseline.parse().context("in --baseline")?;
+            if !contenders.contains(&baseline) {
+                contenders.insert(0, baseline);
+            }
+            let mut checkers: Vec<usize> = args.checkers.iter().map(|&n| n as usize).collect();
+            checkers.dedup();
+            let corpora: Vec<String> = args
+                .corpus
+                .iter()
+                .map(|c| c.trim().to_string())
+                .filter(|c| !c.is_empty())
+                .collect();
+            if corpora.is_empty() {
+                bail!("--corpus names no corpus");
+            }
+            let settings = Settings {
+                corpora,
+                checkers,
+                contenders,
+                baseline,
+                runs: args.schedule.runs as usize,
+                warmup: args.schedule.warmup as usize,
+            };
+            let outputs = outputs(&args.outputs);
+            bakeoff(settings, &args.schedule, outputs)
+        }
+    }
+}
+
+fn outputs(args: &OutputArgs) -> Outputs {
+    Outputs::new()
+        .with(Format::Json, args.json.as_deref())
+        .with(Format::Csv, args.csv.as_deref())
+        .with(Format::Markdown, args.markdown.as_deref())
+        .with(Format::Svg, args.svg.as_deref())
+}
+
+/// Checks every input, then runs the plan (or what is left of it).
+fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) -> Result<ExitCode> {
+    let mut results = match &schedule.resume {
+        Some(path) => {
+            let previous = Results::load(path)?;
+            check_resumable(path, &previous.settings, &settings)?;
+            if !outputs
+                .paths()
+                .any(|p| p.extension().is_some_and(|e| e == "json"))
+            {
+                outputs = outputs.with(Format::Json, Some(path));
+            }
+            Results {
+                settings,
+                ..previous
+            }
+        }
+        None => Results::new(Environment::capture(), settings),
+    };
+    results.refresh();
+    outputs
+        .check_writable()
+        .context("checking the output files before any run")?;
+    let binaries = Binaries::beside_current_exe(schedule.cache_dir.clone())?;
+    binaries.check(&results.settings.contenders)?;
+    for corpus in &results.settings.corpora {
+        let options = corpora::OpenOptions {
+            cache_dir: schedule.cache_dir.clone(),
+            fetch: true,
+            progress: true,
+        };
+        corpora::open(corpus, &options)
+            .with_context(|| format!("opening corpus `{corpus}` (from --corpus)"))?;
+    }
+    eprintln!("{}", results.environment.summary());
+
+    static STOP: AtomicBool = AtomicBool::new(false);
+    ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst))
+        .context("installing the Ctrl-C handler")?;
+    let progress = Progress::stderr();
+    let runner = Runner {
+        launcher: &binaries,
+        stop: &STOP,
+        outputs: &outputs,
+        progress: &progress,
+    };
+    let outcome = runner.run(&mut results)?;
+    drop(progress);
+    outputs.write_all(&results)?;
+    print!("{}", table::render_text(&results));
+    let kept: Vec<String> = outputs.paths().map(|p| p.display().to_string()).collect();
+    match outcome {
+        Outcome::Finished => {
+            if !kept.is_empty() {
+                eprintln!("written: {}", kept.join(", "));
+            }
+            let any_ok = results.results.iter().any(|set| set.ok_runs > 0);
+            Ok(if any_ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        Outcome::Interrupted => {
+            match outputs
+                .paths()
+                .find(|p| p.extension().is_some_and(|e| e == "json"))
+            {
+                Some(json) => eprintln!(
+                    "interrupted: the finished runs are kept in {}; continue with --resume {}",
+                    kept.join(", "),
+                    json.display()
+                ),
+                None => eprintln!("interrupted: pass --json FILE to keep runs for --resume"),
+            }
+            Ok(ExitCode::from(EXIT_INTERRUPTED))
+        }
+    }
+}
+
+/// A resumed bake-off must measure the same corpora as the one it continues.
+fn check_resumable(path: &Path, previous: &Settings, asked: &Settings) -> Result<()> {
+    let mut before = previous.corpora.clone();
+    let mut now = asked.corpora.clone();
+    before.sort();
+    now.sort();
+    if before != now {
+        bail!(
+            "cannot resume {}: it was recorded for corpus {}, but this bake-off is for corpus {}",
+            path.display(),
+            previous.corpora.join(","),
+            asked.corpora.join(",")
+        );
+    }
+    Ok(())
+}
+
+fn report(args: ReportArgs) -> Result<ExitCode> {
+    let results = Results::load(&args.from)?;
+    let outputs = outputs(&args.outputs);
+    outputs.check_writable()?;
+    outputs.write_all(&results)?;
+    print!("{}", table::render_text(&results));
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,225 @@
+//! Measuring one child: wall time from the parent's clock, CPU time, peak RSS and page
+//! faults from the kernel's own accounting of the child (wait4's rusage), and the
+//! child's report from its stdout.
+use std::io::{self, Read};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use checker::report::RunReport;
+
+use crate::contender::{self, Contender};
+use crate::results::{AllocatorProof, Figures, Run, RunStatus};
+
+/// How a child ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    Code(i32),
+    Signal(i32),
+}
+
+/// What the parent observed of one child.
+#[derive(Clone, Debug)]
+pub struct Measurement {
+    pub exit: Exit,
+    pub wall: Duration,
+    pub rusage: Rusage,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+/// The fields of the child's rusage the bake-off uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Rusage {
+    pub user_s: f64,
+    pub sys_s: f64,
+    /// `ru_maxrss`, in KiB on Linux.
+    pub max_rss_kib: u64,
+    pub minor_faults: u64,
+    pub major_faults: u64,
+}
+
+/// Spawns `command` with piped output, reads both pipes to the end and reaps the child
+/// with wait4.
+pub fn measure(mut command: Command) -> io::Result<Measurement> {
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let start = Instant::now();
+    let mut child = command.spawn()?;
+    let pid = child.id() as libc::pid_t;
+    let mut stderr_pipe = child.stderr.take();
+    let stderr_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(pipe) = stderr_pipe.as_mut() {
+            // A read error leaves what was read; the exit status tells the rest.
+            let _ = pipe.read_to_end(&mut buf);
+        }
+        buf
+    });
+    let mut stdout = Vec::new();
+    let read = match child.stdout.take() {
+        Some(mut pipe) => pipe.read_to_end(&mut stdout).map(drop),
+        None => Ok(()),
+    };
+    let (status, usage) = wait4(pid)?;
+    let wall = start.elapsed();
+    let stderr = stderr_reader.join().unwrap_or_default();
+    read?;
+    let exit = if libc::WIFSIGNALED(status) {
+        Exit::Signal(libc::WTERMSIG(status))
+    } else {
+        Exit::Code(libc::WEXITSTATUS(status))
+    };
+    Ok(Measurement {
+        exit,
+        wall,
+        rusage: usage,
+        stdout,
+        stderr,
+    })
+}
+
+/// Reaps `pid`, retrying when a signal interrupts the wait.
+fn wait4(pid: libc::pid_t) -> io::Result<(libc::c_int, Rusage)> {
+    let mut status: libc::c_int = 0;
+    // SAFETY: rusage is plain old data; all-zero bytes are a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: `status` and `usage` are valid for writes for the whole call, and `pid`
+        // is our own unreaped child.
+        let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if reaped == pid {
+            break;
+        }
+        let error = io::Error::last_os_error();
+        if error.kind() != io::ErrorKind::Interrupted {
+            return Err(error);
+        }
+    }
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    Ok((
+        status,
+        Rusage {
+            user_s: seconds(usage.ru_utime),
+            sys_s: seconds(usage.ru_stime),
+            max_rss_kib: usage.ru_maxrss.max(0) as u64,
+            minor_faults: usage.ru_minflt.max(0) as u64,
+            major_faults: usage.ru_majflt.max(0) as u64,
+        },
+    ))
+}
+
+/// Turns what was observed into a recorded run: the figures, the child's digest and
+/// allocator proof, and `ok` only if the child exited 0, printed a readable report and
+/// proved it ran under the contender's allocator (and, for slice contenders, policy).
+pub fn judge(contender: Contender, round: usize, measured: &Measurement) -> Run {
+    let mut run = Run {
+        round,
+        status: RunStatus::Ok,
+        digest: String::new(),
+        figures: Figures {
+            wall_s: measured.wall.as_secs_f64(),
+            user_s: measured.rusage.user_s,
+            sys_s: measured.rusage.sys_s,
+            max_rss_kib: measured.rusage.max_rss_kib,
+            vm_hwm_kib: 0,
+            minor_faults: measured.rusage.minor_faults,
+            major_faults: measured.rusage.major_faults,
+            anon_huge_kib: 0,
+        },
+        allocator: None,
+    };
+    let stderr = last_line(&measured.stderr);
+    let because = |what: String| match &stderr {
+        Some(line) => format!("{what}: {line}"),
+        None => what,
+    };
+    match measured.exit {
+        Exit::Signal(signal) => {
+            run.status = RunStatus::Failed(because(format!("killed by {}", signal_name(signal))));
+            return run;
+        }
+        Exit::Code(code) if code != 0 => {
+            run.status = RunStatus::Failed(because(format!("exit code {code}")));
+            return run;
+        }
+        Exit::Code(_) => {}
+    }
+    let report: RunReport = match serde_json::from_slice(&measured.stdout) {
+        Ok(report) => report,
+        Err(error) => {
+            run.status = RunStatus::Failed(format!("unreadable report on stdout: {error}"));
+            return run;
+        }
+    };
+    run.digest = report.digest.clone();
+    run.figures.vm_hwm_kib = report.process.vm_hwm_kib;
+    run.figures.anon_huge_kib = report.process.anon_huge_kib;
+    let proof = proof(&report);
+    if let Err(why) = check_allocator(contender, &proof) {
+        run.status = RunStatus::Failed(why);
+    }
+    run.allocator = Some(proof);
+    run
+}
+
+fn proof(report: &RunReport) -> AllocatorProof {
+    let allocator = &report.allocator;
+    let slice = allocator.slice.as_ref();
+    AllocatorProof {
+        name: allocator.name.clone(),
+        identity: allocator.identity.clone(),
+        policy: slice.map(|s| s.policy.clone()),
+        arenas_claimed: slice.map(|s| s.arenas_claimed),
+        switches: slice.map(|s| s.classes.iter().map(|c| c.switches).sum()),
+        carved_bytes: slice.map(|s| s.classes.iter().map(|c| c.carved_bytes).sum()),
+        fallbacks: slice.map(|s| s.fallbacks.values().sum()),
+    }
+}
+
+/// A child proves its allocator by name; a slice child also by the policy it ran under.
+fn check_allocator(contender: Contender, proof: &AllocatorProof) -> Result<(), String> {
+    let expected = contender.allocator_name();
+    if proof.name != expected {
+        return Err(format!(
+            "wrong allocator: asked for {expected}, the child reports {:?}",
+            proof.name
+        ));
+    }
+    if let Some(asked) = contender.slice_policy() {
+        let reported = proof.policy.as_deref().unwrap_or("");
+        if contender::parse_slice_policy(reported) != Some(asked) {
+            return Err(format!(
+                "wrong slice policy: asked for {asked}, the child reports {:?}",
+                proof.policy.as_deref().unwrap_or("no slice statistics")
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn last_line(bytes: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(bytes);
+    let line = text
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|line| !line.is_empty())?;
+    Some(line.chars().take(200).collect())
+}
+
+fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGILL => "SIGILL",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGINT => "SIGINT",
+        _ => return format!("signal {signal}"),
+    };
+    format!("signal {signal} ({name})")
+}

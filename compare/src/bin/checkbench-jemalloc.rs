@@ -1,0 +1,15 @@
+//! The workload under jemalloc, identified by the version jemalloc reports.
+use std::process::ExitCode;
+
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
+fn main() -> ExitCode {
+    let identity = tikv_jemalloc_ctl::version::read()
+        .map(|v| v.to_string())
+        .unwrap_or_else(|e| format!("unknown ({e})"));
+    checker::cli::main(checker::AllocatorIdentity {
+        name: "jemalloc",
+        identity,
+    })
+}

@@ -1,0 +1,12 @@
+//! The workload under the slice allocator; the policy comes from `CHECKBENCH_SLICE`.
+use std::process::ExitCode;
+
+#[global_allocator]
+static ALLOCATOR: slice_alloc::SliceAlloc = slice_alloc::SliceAlloc;
+
+fn main() -> ExitCode {
+    checker::cli::main(checker::AllocatorIdentity {
+        name: "slice",
+        identity: String::new(),
+    })
+}

@@ -1,0 +1,253 @@
+//! Contenders: the allocators of the bake-off, named once and parsed once at the edge.
+use std::fmt;
+use std::str::FromStr;
+
+use slice_alloc::{Policy, ThpPolicy};
+
+/// The switch point of the plain `hybrid` policy, in MiB.
+pub const DEFAULT_SWITCH_MIB: u32 = 8;
+
+/// One allocator under test.
+///
+/// `slice-hybrid` and `slice-hybrid@8` are the same contender: a switch point sweep
+/// reuses the plain hybrid runs for its 8 MiB point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Contender {
+    /// The slice allocator under one THP policy.
+    Slice(Policy),
+    Mimalloc,
+    Jemalloc,
+    /// The C library's malloc behind Rust's `System`.
+    System,
+}
+
+/// The default bake-off: the three slice policies and the three other allocators.
+pub const DEFAULT_CONTENDERS: &str =
+    "slice-nohuge,slice-hybrid,slice-huge,mimalloc,jemalloc,system";
+
+/// Every spelling `Contender::from_str` accepts, for error messages.
+pub const CONTENDER_NAMES: &str = "slice-nohuge, slice-hybrid, slice-huge, slice-hybrid@N (N in MiB), \
+slice-hybrid+populate, slice-hybrid+collapse, mimalloc, jemalloc, system";
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("unknown contender `{name}`; known contenders: {CONTENDER_NAMES}")]
+pub struct UnknownContender {
+    pub name: String,
+}
+
+impl Contender {
+    pub const SLICE_NOHUGE: Contender = Contender::Slice(Policy {
+        thp: ThpPolicy::NoHuge,
+        populate: false,
+        collapse: false,
+    });
+    pub const SLICE_HUGE: Contender = Contender::Slice(Policy {
+        thp: ThpPolicy::Huge,
+        populate: false,
+        collapse: false,
+    });
+    pub const SLICE_HYBRID: Contender = Contender::hybrid_at(DEFAULT_SWITCH_MIB);
+
+    /// `slice-hybrid@N`.
+    pub const fn hybrid_at(switch_at_mib: u32) -> Contender {
+        Contender::Slice(Policy {
+            thp: ThpPolicy::Hybrid { switch_at_mib },
+            populate: false,
+            collapse: false,
+        })
+    }
+
+    /// The name of the allocator the child must report (`allocator.name` of its report).
+    pub fn allocator_name(&self) -> &'static str {
+        match self {
+            Contender::Slice(_) => "slice",
+            Contender::Mimalloc => "mimalloc",
+            Contender::Jemalloc => "jemalloc",
+            Contender::System => "system",
+        }
+    }
+
+    /// The child binary that links this contender's allocator.
+    pub fn binary_name(&self) -> &'static str {
+        match self {
+            Contender::Slice(_) => "checkbench-slice",
+            Contender::Mimalloc => "checkbench-mimalloc",
+            Contender::Jemalloc => "checkbench-jemalloc",
+            Contender::System => "checkbench-system",
+        }
+    }
+
+    /// The slice policy, as the `CHECKBENCH_SLICE` environment variable spells it.
+    pub fn slice_policy(&self) -> Option<Policy> {
+        match self {
+            Contender::Slice(policy) => Some(*policy),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Contender {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Contender::Slice(policy) => {
+                write!(f, "slice-")?;
+                match policy.thp {
+                    ThpPolicy::NoHuge => write!(f, "nohuge")?,
+                    ThpPolicy::Huge => write!(f, "huge")?,
+                    ThpPolicy::Hybrid {
+                        switch_at_mib: DEFAULT_SWITCH_MIB,
+                    } => write!(f, "hybrid")?,
+                    ThpPolicy::Hybrid { switch_at_mib } => write!(f, "hybrid@{switch_at_mib}")?,
+                }
+                if policy.populate {
+                    write!(f, "+populate")?;
+                }
+                if policy.collapse {
+                    write!(f, "+collapse")?;
+                }
+                Ok(())
+            }
+            other => f.write_str(other.allocator_name()),
+        }
+    }
+}
+
+impl FromStr for Contender {
+    type Err = UnknownContender;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        let unknown = || UnknownContender {
+            name: name.to_string(),
+        };
+        match name.trim() {
+            "mimalloc" => Ok(Contender::Mimalloc),
+            "jemalloc" => Ok(Contender::Jemalloc),
+            "system" => Ok(Contender::System),
+            other => {
+                let policy = other.strip_prefix("slice-").ok_or_else(unknown)?;
+                parse_slice_policy(policy)
+                    .map(Contender::Slice)
+                    .ok_or_else(unknown)
+            }
+        }
+    }
+}
+
+/// Parses a slice policy as `CHECKBENCH_SLICE` and the child's report spell it:
+/// `nohuge`, `huge`, `hybrid`, `hybrid@N`, each optionally followed by `+populate`
+/// and `+collapse`. `hybrid` alone means `hybrid@8`.
+pub fn parse_slice_policy(text: &str) -> Option<Policy> {
+    let mut parts = text.trim().split('+');
+    let thp = match parts.next()? {
+        "nohuge" => ThpPolicy::NoHuge,
+        "huge" => ThpPolicy::Huge,
+        "hybrid" => ThpPolicy::Hybrid {
+            switch_at_mib: DEFAULT_SWITCH_MIB,
+        },
+        other => {
+            let mib = other.strip_prefix("hybrid@")?.parse::<u32>().ok()?;
+            if mib == 0 {
+                return None;
+            }
+            ThpPolicy::Hybrid { switch_at_mib: mib }
+        }
+    };
+    let mut policy = Policy {
+        thp,
+        populate: false,
+        collapse: false,
+    };
+    for flag in parts {
+        match flag {
+            "populate" if !policy.populate => policy.populate = true,
+            "collapse" if !policy.collapse => policy.collapse = true,
+            _ => return None,
+        }
+    }
+    Some(policy)
+}
+
+/// Parses a comma-separated list of contenders, dropping repeats but keeping order.
+pub fn parse_list(list: &str) -> Result<Vec<Contender>, UnknownContender> {
+    let mut contenders = Vec::new();
+    for name in list.split(',').filter(|name| !name.trim().is_empty()) {
+        let contender = name.parse()?;
+        if !contenders.contains(&contender) {
+            contenders.push(contender);
+        }
+    }
+    Ok(contenders)
+}
+
+impl serde::Serialize for Contender {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Contender {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_documented_name_round_trips() {
+        for name in [
+            "slice-nohuge",
+            "slice-hybrid",
+            "slice-huge",
+            "slice-hybrid@2",
+            "slice-hybrid@16",
+            "slice-hybrid+populate",
+            "slice-hybrid+collapse",
+            "mimalloc",
+            "jemalloc",
+            "system",
+        ] {
+            let contender: Contender = name.parse().unwrap();
+            assert_eq!(contender.to_string(), name);
+        }
+    }
+
+    #[test]
+    fn hybrid_at_eight_is_plain_hybrid() {
+        assert_eq!(
+            "slice-hybrid@8".parse::<Contender>().unwrap(),
+            Contender::SLICE_HYBRID
+        );
+    }
+
+    #[test]
+    fn the_child_policy_spelling_parses_to_the_same_policy() {
+        let policy = Contender::SLICE_HYBRID.slice_policy().unwrap();
+        assert_eq!(parse_slice_policy(&policy.to_string()), Some(policy));
+        assert_eq!(parse_slice_policy("hybrid"), Some(policy));
+    }
+
+    #[test]
+    fn malformed_names_are_rejected() {
+        for name in [
+            "slice",
+            "slice-",
+            "slice-hybrid@",
+            "slice-hybrid@0",
+            "slice-hybrid+populate+populate",
+            "slice-nohuge+fast",
+            "tcmalloc",
+        ] {
+            assert!(name.parse::<Contender>().is_err(), "{name} parsed");
+        }
+    }
+
+    #[test]
+    fn lists_drop_repeats_and_keep_order() {
+        let list = parse_list("system, slice-hybrid,slice-hybrid@8,system").unwrap();
+        assert_eq!(list, vec![Contender::System, Contender::SLICE_HYBRID]);
+    }
+}

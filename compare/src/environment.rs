@@ -1,0 +1,173 @@
+//! The machine a bake-off ran on, recorded with every result: absolute figures mean
+//! nothing without it, and THP settings change what the policies do.
+use std::collections::BTreeMap;
+use std::ffi::CStr;
+use std::path::Path;
+use std::process::Command;
+
+use serde::{Deserialize, Serialize};
+
+/// Where the kernel exposes its transparent huge page settings.
+const THP_DIR: &str = "/sys/kernel/mm/transparent_hugepage";
+
+/// The machine and the software of one bake-off.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Environment {
+    /// `uname`: system, release, version and machine.
+    pub kernel: String,
+    /// THP settings by file under /sys/kernel/mm/transparent_hugepage (`enabled`,
+    /// `defrag`, `khugepaged/defrag`, ...): the selected value for bracketed lists.
+    pub thp: BTreeMap<String, String>,
+    /// First `model name` of /proc/cpuinfo.
+    pub cpu_model: String,
+    /// CPUs this process may run on.
+    pub cpu_count: usize,
+    /// MemTotal of /proc/meminfo, in KiB.
+    pub memory_kib: u64,
+    /// Versions of compare and of the allocator crates linked into the children.
+    pub crate_versions: BTreeMap<String, String>,
+    /// `git rev-parse HEAD` where run, or `unknown`.
+    pub git_revision: String,
+    /// The command line, one argument per element.
+    pub command_line: Vec<String>,
+}
+
+impl Environment {
+    /// Reads the environment of this process and machine.
+    pub fn capture() -> Environment {
+        Environment {
+            kernel: kernel(),
+            thp: thp_settings(Path::new(THP_DIR)),
+            cpu_model: cpu_model().unwrap_or_else(|| "unknown".to_string()),
+            cpu_count: std::thread::available_parallelism().map_or(0, |n| n.get()),
+            memory_kib: memory_kib().unwrap_or(0),
+            crate_versions: crate_versions(),
+            git_revision: git_revision(),
+            command_line: std::env::args().collect(),
+        }
+    }
+
+    /// One line: kernel, CPUs, memory and THP, for report headers.
+    pub fn summary(&self) -> String {
+        let thp = |key: &str| self.thp.get(key).map_or("?", String::as_str);
+        format!(
+            "{} · {} × {} · {:.1} GiB · THP enabled={} defrag={} khugepaged/defrag={}",
+            self.kernel,
+            self.cpu_count,
+            self.cpu_model,
+            self.memory_kib as f64 / (1024.0 * 1024.0),
+            thp("enabled"),
+            thp("defrag"),
+            thp("khugepaged/defrag"),
+        )
+    }
+}
+
+fn kernel() -> String {
+    // SAFETY: utsname is plain old data; all-zero bytes are a valid value.
+    let mut name: libc::utsname = unsafe { std::mem::zeroed() };
+    // SAFETY: `name` is a valid, writable utsname for the call to fill.
+    if unsafe { libc::uname(&mut name) } != 0 {
+        return "unknown".to_string();
+    }
+    let field = |chars: &[libc::c_char]| {
+        // SAFETY: uname NUL-terminates every field within its array.
+        unsafe { CStr::from_ptr(chars.as_ptr()) }
+            .to_string_lossy()
+            .into_owned()
+    };
+    format!(
+        "{} {} {} {}",
+        field(&name.sysname),
+        field(&name.release),
+        field(&name.version),
+        field(&name.machine)
+    )
+}
+
+/// Reads every THP setting file; `always [madvise] never` becomes `madvise`.
+pub fn thp_settings(dir: &Path) -> BTreeMap<String, String> {
+    let mut settings = BTreeMap::new();
+    for name in [
+        "enabled",
+        "defrag",
+        "shmem_enabled",
+        "use_zero_page",
+        "khugepaged/defrag",
+        "khugepaged/pages_to_scan",
+        "khugepaged/scan_sleep_millisecs",
+        "khugepaged/alloc_sleep_millisecs",
+        "khugepaged/max_ptes_none",
+    ] {
+        if let Ok(text) = std::fs::read_to_string(dir.join(name)) {
+            settings.insert(name.to_string(), selected(&text));
+        }
+    }
+    settings
+}
+
+/// The bracketed choice of a sysfs list, or the trimmed text.
+fn selected(text: &str) -> String {
+    text.split_whitespace()
+        .find_map(|word| word.strip_prefix('[')?.strip_suffix(']'))
+        .unwrap_or(text.trim())
+        .to_string()
+}
+
+fn cpu_model() -> Option<String> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    info.lines()
+        .find_map(|line| line.strip_prefix("model name")?.split_once(':'))
+        .map(|(_, model)| model.trim().to_string())
+}
+
+fn memory_kib() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|line| line.starts_with("MemTotal:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn crate_versions() -> BTreeMap<String, String> {
+    let mut versions: BTreeMap<String, String> = env!("COMPARE_LOCKED_VERSIONS")
+        .split(',')
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(name, version)| (name.to_string(), version.to_string()))
+        .collect();
+    versions.insert("compare".to_string(), env!("CARGO_PKG_VERSION").to_string());
+    versions
+}
+
+fn git_revision() -> String {
+    Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .and_then(|out| String::from_utf8(out.stdout).ok())
+        .map(|rev| rev.trim().to_string())
+        .filter(|rev| !rev.is_empty())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bracketed_choice_is_the_setting() {
+        assert_eq!(selected("always [madvise] never\n"), "madvise");
+        assert_eq!(selected("4096\n"), "4096");
+    }
+
+    #[test]
+    fn thp_settings_are_read_from_the_directory_given() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("khugepaged")).unwrap();
+        std::fs::write(dir.path().join("enabled"), "always [madvise] never\n").unwrap();
+        std::fs::write(dir.path().join("khugepaged/defrag"), "1\n").unwrap();
+        let settings = thp_settings(dir.path());
+        assert_eq!(settings["enabled"], "madvise");
+        assert_eq!(settings["khugepaged/defrag"], "1");
+        assert!(!settings.contains_key("defrag"));
+    }
+}

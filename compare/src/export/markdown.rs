@@ -1,0 +1,72 @@
+//! Markdown: the report to publish. The environment, the same tables the terminal shows,
+//! the sections beside the publication where the results allow them, and the failed runs.
+use std::fmt::Write as _;
+
+use super::{ExportError, Exporter};
+use crate::output::table;
+use crate::reproduce;
+use crate::results::Results;
+
+pub struct MarkdownExporter;
+
+impl Exporter for MarkdownExporter {
+    fn render(&self, results: &Results) -> Result<Vec<u8>, ExportError> {
+        Ok(render(results).into_bytes())
+    }
+}
+
+/// The Markdown report of `results`.
+pub fn render(results: &Results) -> String {
+    let env = &results.environment;
+    let settings = &results.settings;
+    let mut out = String::new();
+    let _ = writeln!(out, "# checkbench bake-off\n");
+    let _ = writeln!(
+        out,
+        "- Machine: {}\n- Revision: `{}`\n- Command: `{}`\n- Versions: {}",
+        env.summary(),
+        env.git_revision,
+        env.command_line.join(" "),
+        env.crate_versions
+            .iter()
+            .map(|(name, version)| format!("{name} {version}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    let _ = writeln!(
+        out,
+        "- Plan: {} measured run{} (after {} warm-up round{}) of each contender per corpus \
+         and checker count, interleaved in rotating order; baseline {}.\n",
+        settings.runs,
+        table::plural(settings.runs),
+        settings.warmup,
+        table::plural(settings.warmup),
+        settings.baseline,
+    );
+    let _ = writeln!(
+        out,
+        "How to read: wall % and RSS % are the change of the contender's median against \
+         the baseline's (negative is less); the 95% interval is a bootstrap of that ratio, \
+         and the verdict is given only where it excludes no change. RSS is the child's own \
+         peak (VmHWM). Minor faults are medians, baseline -> contender. `ok` counts the runs \
+         in the medians.\n"
+    );
+    for section in table::sections(results) {
+        let _ = writeln!(
+            out,
+            "## {}\n\n{}",
+            section.title,
+            section.table.to_markdown()
+        );
+    }
+    out.push_str(&reproduce::markdown(results));
+    let failed = table::failures(results);
+    if !failed.rows.is_empty() {
+        let _ = writeln!(
+            out,
+            "## Failed runs\n\nKept out of the medians.\n\n{}",
+            failed.to_markdown()
+        );
+    }
+    out
+}

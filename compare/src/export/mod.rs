@@ -1,0 +1,134 @@
+//! Writing results to files, one module per format behind [`Exporter`].
+//!
+//! **Every export is written whole or not at all**: each file is rendered in memory,
+//! written to a temporary file beside its target and renamed over it, so a reader (or a
+//! Ctrl-C) never sees half a file.
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::results::Results;
+
+pub mod csv;
+pub mod json;
+pub mod markdown;
+pub mod svg;
+
+/// Renders results in one format.
+pub trait Exporter {
+    fn render(&self, results: &Results) -> Result<Vec<u8>, ExportError>;
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("cannot write {path}: {why}")]
+    Unwritable { path: String, why: String },
+    #[error("cannot render {format}: {why}")]
+    Render { format: &'static str, why: String },
+}
+
+/// The output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    Csv,
+    Markdown,
+    Svg,
+}
+
+impl Format {
+    fn exporter(self) -> &'static dyn Exporter {
+        match self {
+            Format::Json => &json::JsonExporter,
+            Format::Csv => &csv::CsvExporter,
+            Format::Markdown => &markdown::MarkdownExporter,
+            Format::Svg => &svg::SvgExporter,
+        }
+    }
+}
+
+/// The files a bake-off keeps up to date.
+#[derive(Clone, Debug, Default)]
+pub struct Outputs {
+    targets: Vec<(Format, PathBuf)>,
+}
+
+impl Outputs {
+    pub fn new() -> Outputs {
+        Outputs::default()
+    }
+
+    /// Adds a target when a path is given.
+    pub fn with(mut self, format: Format, path: Option<&Path>) -> Outputs {
+        if let Some(path) = path {
+            self.targets.push((format, path.to_path_buf()));
+        }
+        self
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+
+    pub fn paths(&self) -> impl Iterator<Item = &Path> {
+        self.targets.iter().map(|(_, path)| path.as_path())
+    }
+
+    /// Fails unless every target can be written: its folder exists and takes new files,
+    /// and the target is not itself a folder. Call before any run.
+    pub fn check_writable(&self) -> Result<(), ExportError> {
+        for (_, path) in &self.targets {
+            let unwritable = |why: String| ExportError::Unwritable {
+                path: path.display().to_string(),
+                why,
+            };
+            if path.is_dir() {
+                return Err(unwritable("it is a directory".to_string()));
+            }
+            let dir = parent(path);
+            if !dir.is_dir() {
+                return Err(unwritable(format!(
+                    "the directory {} does not exist",
+                    dir.display()
+                )));
+            }
+            tempfile::NamedTempFile::new_in(dir).map_err(|e| {
+                unwritable(format!("cannot create files in {}: {e}", dir.display()))
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Renders and writes every target.
+    pub fn write_all(&self, results: &Results) -> Result<(), ExportError> {
+        for (format, path) in &self.targets {
+            let bytes = format.exporter().render(results)?;
+            write_atomically(path, &bytes)?;
+        }
+        Ok(())
+    }
+}
+
+fn parent(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
+    let error = |source| ExportError::Write {
+        path: path.display().to_string(),
+        source,
+    };
+    let mut file = tempfile::NamedTempFile::new_in(parent(path)).map_err(error)?;
+    file.write_all(bytes).map_err(error)?;
+    file.as_file().sync_all().map_err(error)?;
+    file.persist(path).map_err(|e| error(e.error))?;
+    Ok(())
+}

@@ -1,0 +1,10 @@
+#![doc = include_str!("../README.md")]
+pub mod app;
+pub mod benchmark;
+pub mod contender;
+pub mod environment;
+pub mod export;
+pub mod output;
+pub mod reproduce;
+pub mod results;
+pub mod stats;

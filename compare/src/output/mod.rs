@@ -1,0 +1,3 @@
+//! What the terminal shows: the progress bar while runs go, the table at the end.
+pub mod progress;
+pub mod table;

@@ -1,0 +1,251 @@
+//! The bake-off table in the publication's shape: per checker count and corpus, each
+//! contender against the baseline (wall %, RSS %, minor faults baseline -> contender),
+//! with the absolute medians beside. The terminal and the Markdown report print the same
+//! [`Table`]s.
+use std::fmt::Write as _;
+
+use crate::results::{ResultSet, Results};
+use crate::stats::{Metric, Ratio};
+
+/// Rows of cells under a header.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+/// One corpus at one checker count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Section {
+    pub title: String,
+    pub table: Table,
+}
+
+const KIB_PER_MIB: f64 = 1024.0;
+
+/// One section per checker count and corpus (checker counts outermost, as the
+/// publication groups them), each row a contender in the order asked for.
+pub fn sections(results: &Results) -> Vec<Section> {
+    let settings = &results.settings;
+    let mut checker_counts = settings.checkers.clone();
+    checker_counts.sort_unstable();
+    checker_counts.dedup();
+    let mut sections = Vec::new();
+    for &checkers in &checker_counts {
+        for corpus in &settings.corpora {
+            let sets: Vec<&ResultSet> = settings
+                .contenders
+                .iter()
+                .filter_map(|&contender| results.get(corpus, contender, checkers))
+                .collect();
+            if sets.is_empty() {
+                continue;
+            }
+            let baseline = results.get(corpus, settings.baseline, checkers);
+            sections.push(Section {
+                title: format!(
+                    "{corpus} · {checkers} checker{} · baseline {}",
+                    plural(checkers),
+                    settings.baseline
+                ),
+                table: contender_table(&sets, baseline),
+            });
+        }
+    }
+    sections
+}
+
+fn contender_table(sets: &[&ResultSet], baseline: Option<&ResultSet>) -> Table {
+    let header = [
+        "contender",
+        "wall %",
+        "wall 95% CI",
+        "verdict",
+        "RSS %",
+        "minor faults",
+        "wall s (min-max)",
+        "RSS MiB",
+        "ok",
+        "allocator",
+    ];
+    let base_faults = baseline.and_then(|b| b.median).map(|m| m.minor_faults);
+    let rows = sets
+        .iter()
+        .map(|set| {
+            let versus = set.versus_baseline.as_ref();
+            let wall = versus.and_then(|v| v.wall);
+            let rss = versus.and_then(|v| v.rss);
+            let is_baseline = baseline.is_some_and(|b| std::ptr::eq(b, *set));
+            let faults = match (set.median, base_faults) {
+                (Some(m), Some(base)) if !is_baseline => {
+                    format!("{} -> {}", count(base), count(m.minor_faults))
+                }
+                (Some(m), _) => count(m.minor_faults),
+                (None, _) => "-".to_string(),
+            };
+            let absolute_wall = match (set.median, set.min, set.max) {
+                (Some(med), Some(lo), Some(hi)) => {
+                    format!("{:.3} ({:.3}-{:.3})", med.wall_s, lo.wall_s, hi.wall_s)
+                }
+                _ => "-".to_string(),
+            };
+            vec![
+                if is_baseline {
+                    format!("{} (baseline)", set.contender)
+                } else {
+                    set.contender.to_string()
+                },
+                wall.map_or("-".to_string(), |r| signed(r.percent())),
+                wall.and_then(|r| interval(&r)).unwrap_or("-".to_string()),
+                wall.and_then(|r| r.verdict)
+                    .map_or("-", |v| v.describe(Metric::Wall))
+                    .to_string(),
+                rss.map_or("-".to_string(), |r| signed(r.percent())),
+                faults,
+                absolute_wall,
+                set.median.map_or("-".to_string(), |m| {
+                    format!("{:.1}", m.rss_kib() / KIB_PER_MIB)
+                }),
+                format!("{}/{}", set.ok_runs, set.runs.len()),
+                set.allocator
+                    .as_ref()
+                    .map_or("-".to_string(), |a| a.describe()),
+            ]
+        })
+        .collect();
+    Table {
+        header: header.map(String::from).to_vec(),
+        rows,
+    }
+}
+
+/// Every run that was kept out of the summaries, and why.
+pub fn failures(results: &Results) -> Table {
+    let rows = results
+        .results
+        .iter()
+        .flat_map(|set| {
+            set.runs
+                .iter()
+                .filter(|run| !run.status.is_ok())
+                .map(|run| {
+                    vec![
+                        set.corpus.clone(),
+                        set.checkers.to_string(),
+                        set.contender.to_string(),
+                        run.round.to_string(),
+                        run.status.to_string(),
+                    ]
+                })
+        })
+        .collect();
+    Table {
+        header: ["corpus", "checkers", "contender", "round", "why"]
+            .map(String::from)
+            .to_vec(),
+        rows,
+    }
+}
+
+/// `+2.0`, `-5.3`.
+pub fn signed(percent: f64) -> String {
+    format!("{percent:+.1}")
+}
+
+/// A ratio's 95% interval as percent changes: `[-6.1, -3.9]`.
+pub fn interval(ratio: &Ratio) -> Option<String> {
+    let (low, high) = ratio.percent_interval()?;
+    Some(format!("[{}, {}]", signed(low), signed(high)))
+}
+
+/// A count rounded to an integer.
+pub fn count(value: f64) -> String {
+    format!("{:.0}", value)
+}
+
+pub fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+impl Table {
+    /// Columns padded to their widest cell, numbers right-aligned.
+    pub fn to_text(&self) -> String {
+        let columns = self.header.len();
+        let width = |i: usize| {
+            std::iter::once(&self.header)
+                .chain(&self.rows)
+                .map(|row| row.get(i).map_or(0, |cell| cell.chars().count()))
+                .max()
+                .unwrap_or(0)
+        };
+        let widths: Vec<usize> = (0..columns).map(width).collect();
+        let numeric: Vec<bool> = (0..columns)
+            .map(|i| {
+                self.rows.iter().all(|row| {
+                    row.get(i).is_some_and(|cell| {
+                        cell.starts_with(|c: char| c.is_ascii_digit() || "+-[".contains(c))
+                    })
+                })
+            })
+            .collect();
+        let mut out = String::new();
+        let line = |row: &[String], out: &mut String| {
+            let cells: Vec<String> = (0..columns)
+                .map(|i| {
+                    let cell = row.get(i).map_or("", String::as_str);
+                    if numeric[i] {
+                        format!("{cell:>w$}", w = widths[i])
+                    } else {
+                        format!("{cell:<w$}", w = widths[i])
+                    }
+                })
+                .collect();
+            let _ = writeln!(out, "{}", cells.join("  ").trim_end());
+        };
+        line(&self.header, &mut out);
+        let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+        line(&rule, &mut out);
+        for row in &self.rows {
+            line(row, &mut out);
+        }
+        out
+    }
+
+    /// A GitHub-flavoured Markdown table; `|` in cells is escaped.
+    pub fn to_markdown(&self) -> String {
+        let escape = |cell: &String| cell.replace('|', "\\|");
+        let mut out = String::new();
+        let row = |cells: &[String]| {
+            format!(
+                "| {} |\n",
+                cells.iter().map(escape).collect::<Vec<_>>().join(" | ")
+            )
+        };
+        out.push_str(&row(&self.header));
+        out.push_str(&format!(
+            "|{}\n",
+            self.header.iter().map(|_| "---|").collect::<String>()
+        ));
+        for cells in &self.rows {
+            out.push_str(&row(cells));
+        }
+        out
+    }
+}
+
+/// The whole terminal report: every section's table, then the failed runs.
+pub fn render_text(results: &Results) -> String {
+    let mut out = String::new();
+    for section in sections(results) {
+        let _ = writeln!(out, "{}\n{}", section.title, section.table.to_text());
+    }
+    let failed = failures(results);
+    if !failed.rows.is_empty() {
+        let _ = writeln!(
+            out,
+            "failed runs (kept out of the medians)\n{}",
+            failed.to_text()
+        );
+    }
+    out
+}

@@ -1,0 +1,403 @@
+//! `compare reproduce`: the publication's matrix, and the report sections that set our
+//! figures beside the published ones.
+//!
+//! The published figures are embedded (`data/commit-figures.tsv`, a copy of
+//! `shared/reference/commit-figures.tsv`), so a report renders anywhere.
+use std::fmt::Write as _;
+
+use crate::contender::Contender;
+use crate::output::table::{Table, count, signed};
+use crate::results::{Figures, Results, Settings};
+use crate::stats::{Ratio, Verdict};
+
+/// The publication's corpora, in its order.
+pub const CORPORA: [&str; 5] = ["trpc", "excalidraw", "typeorm", "playwright", "typescript"];
+/// The publication's checker counts.
+pub const CHECKERS: [usize; 2] = [1, 8];
+/// Switch points the reference swept, in MiB; 8 is plain `slice-hybrid`.
+pub const SWITCH_POINTS_MIB: [u32; 4] = [2, 4, 8, 16];
+
+const COMMIT_FIGURES: &str = include_str!("../data/commit-figures.tsv");
+
+/// The matrix: all five corpora at 1 and 8 checkers; the three slice policies and the
+/// three other allocators; with `ablations` also the switch sweep, +populate and +collapse.
+pub fn settings(ablations: bool, runs: usize, warmup: usize) -> Settings {
+    let mut contenders = vec![
+        Contender::SLICE_NOHUGE,
+        Contender::SLICE_HYBRID,
+        Contender::SLICE_HUGE,
+    ];
+    if ablations {
+        contenders.extend(
+            SWITCH_POINTS_MIB
+                .iter()
+                .map(|&mib| Contender::hybrid_at(mib))
+                .filter(|c| *c != Contender::SLICE_HYBRID),
+        );
+        for name in ["slice-hybrid+populate", "slice-hybrid+collapse"] {
+            contenders.push(
+                name.parse()
+                    .expect("the ablation names are valid contenders"),
+            );
+        }
+    }
+    contenders.extend([Contender::Mimalloc, Contender::Jemalloc, Contender::System]);
+    Settings {
+        corpora: CORPORA.map(String::from).to_vec(),
+        checkers: CHECKERS.to_vec(),
+        contenders,
+        baseline: Contender::SLICE_NOHUGE,
+        runs,
+        warmup,
+    }
+}
+
+/// One row of the published table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Published {
+    pub checkers: usize,
+    pub corpus: String,
+    pub hybrid_wall_pct: f64,
+    pub hybrid_rss_pct: f64,
+    pub nohuge_faults: f64,
+    pub hybrid_faults: f64,
+    pub all_wall_pct: f64,
+    pub all_rss_pct: f64,
+}
+
+/// The published rows, from the embedded TSV.
+pub fn published() -> Vec<Published> {
+    COMMIT_FIGURES
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.starts_with("checkers"))
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            let num = |i: usize| f.get(i)?.trim_start_matches('+').parse::<f64>().ok();
+            Some(Published {
+                checkers: f.first()?.parse().ok()?,
+                corpus: f.get(1)?.to_string(),
+                hybrid_wall_pct: num(2)?,
+                hybrid_rss_pct: num(3)?,
+                nohuge_faults: num(4)?,
+                hybrid_faults: num(5)?,
+                all_wall_pct: num(6)?,
+                all_rss_pct: num(7)?,
+            })
+        })
+        .collect()
+}
+
+/// The notes under the published table (the `#` lines after it).
+fn published_notes() -> Vec<&'static str> {
+    let mut lines = COMMIT_FIGURES.lines().skip_while(|l| l.starts_with('#'));
+    lines
+        .by_ref()
+        .filter(|l| l.starts_with('#'))
+        .map(|l| l.trim_start_matches('#').trim())
+        .collect()
+}
+
+/// Whether our change has the published direction: `✓` agrees, `✗` disagrees; in
+/// parentheses when our interval contains no change, so the direction is not established.
+fn agreement(ours: &Ratio, published_pct: f64) -> &'static str {
+    let same = (ours.percent() < 0.0) == (published_pct < 0.0);
+    let established = matches!(ours.verdict, Some(Verdict::Lower | Verdict::Higher));
+    match (same, established) {
+        (true, true) => "✓",
+        (true, false) => "(✓)",
+        (false, true) => "✗",
+        (false, false) => "(✗)",
+    }
+}
+
+fn beside(ours: Option<Ratio>, published_pct: f64) -> String {
+    match ours {
+        Some(r) => format!(
+            "{} / {} {}",
+            signed(r.percent()),
+            signed(published_pct),
+            agreement(&r, published_pct)
+        ),
+        None => format!("- / {}", signed(published_pct)),
+    }
+}
+
+/// The report sections that need the publication or the ablations; empty when the
+/// results hold none of their rows.
+pub fn markdown(results: &Results) -> String {
+    let mut out = String::new();
+    if let Some(table) = beside_publication(results) {
+        let _ = writeln!(
+            out,
+            "## Beside the publication\n\n\
+             Each cell: ours / published. Wall and RSS are percent change against \
+             slice-nohuge; faults are median minor faults, nohuge -> hybrid, and the factor \
+             between them. ✓ the direction agrees, ✗ it does not; in parentheses where our \
+             95% interval includes no change.\n\n{}",
+            table.to_markdown()
+        );
+        for note in published_notes() {
+            let _ = writeln!(out, "> {note}  ");
+        }
+        out.push('\n');
+    }
+    if let Some(table) = sweep(results) {
+        let _ = writeln!(
+            out,
+            "## Switch point sweep\n\nWall % / RSS % against slice-nohuge for each switch \
+             point of slice-hybrid (8 MiB is plain slice-hybrid).\n\n{}",
+            table.to_markdown()
+        );
+    }
+    if let Some(table) = ablations(results) {
+        let _ = writeln!(
+            out,
+            "## Ablations: +populate and +collapse\n\nPercent change against plain \
+             slice-hybrid (not against the baseline): the question is whether either helps \
+             hybrid.\n\n{}",
+            table.to_markdown()
+        );
+    }
+    if let Some(table) = others(results) {
+        let _ = writeln!(
+            out,
+            "## Other allocators on the same rows\n\nWall % / RSS % against slice-nohuge, \
+             and median minor faults.\n\n{}",
+            table.to_markdown()
+        );
+    }
+    out
+}
+
+fn rows(results: &Results) -> impl Iterator<Item = (usize, &String)> {
+    let mut checkers = results.settings.checkers.clone();
+    checkers.sort_unstable();
+    checkers.dedup();
+    checkers
+        .into_iter()
+        .flat_map(move |n| results.settings.corpora.iter().map(move |c| (n, c)))
+}
+
+fn beside_publication(results: &Results) -> Option<Table> {
+    let nohuge = Contender::SLICE_NOHUGE;
+    let published = published();
+    let mut table_rows = Vec::new();
+    for (checkers, corpus) in rows(results) {
+        let Some(publ) = published
+            .iter()
+            .find(|p| p.checkers == checkers && p.corpus == *corpus)
+        else {
+            continue;
+        };
+        let hybrid = |f| results.ratio(corpus, checkers, Contender::SLICE_HYBRID, nohuge, f);
+        let huge = |f| results.ratio(corpus, checkers, Contender::SLICE_HUGE, nohuge, f);
+        if hybrid(Figures::wall).is_none() && huge(Figures::wall).is_none() {
+            continue;
+        }
+        let faults = |c| {
+            let set = results.get(corpus, c, checkers)?;
+            Some(set.median?.minor_faults)
+        };
+        let ours_faults = match (faults(nohuge), faults(Contender::SLICE_HYBRID)) {
+            (Some(n), Some(h)) if h > 0.0 => {
+                format!("{} -> {} ({:.1}x)", count(n), count(h), n / h)
+            }
+            _ => "-".to_string(),
+        };
+        let fault_agreement = hybrid(Figures::minor).map_or("", |r| agreement(&r, -1.0));
+        table_rows.push(vec![
+            checkers.to_string(),
+            corpus.clone(),
+            beside(hybrid(Figures::wall), publ.hybrid_wall_pct),
+            beside(hybrid(Figures::rss), publ.hybrid_rss_pct),
+            format!("{ours_faults} {fault_agreement}")
+                .trim()
+                .to_string(),
+            format!(
+                "{} -> {} ({:.1}x)",
+                count(publ.nohuge_faults),
+                count(publ.hybrid_faults),
+                publ.nohuge_faults / publ.hybrid_faults
+            ),
+            beside(huge(Figures::wall), publ.all_wall_pct),
+            beside(huge(Figures::rss), publ.all_rss_pct),
+        ]);
+    }
+    (!table_rows.is_empty()).then(|| Table {
+        header: [
+            "checkers",
+            "corpus",
+            "hybrid wall %",
+            "hybrid RSS %",
+            "faults nohuge -> hybrid (ours)",
+            "(published)",
+            "huge wall %",
+            "huge RSS %",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: table_rows,
+    })
+}
+
+/// A table with one column per contender (those present), each cell from `cell`.
+fn per_contender(
+    results: &Results,
+    contenders: &[Contender],
+    cell: impl Fn(&str, usize, Contender) -> Option<String>,
+) -> Option<Table> {
+    let present: Vec<Contender> = contenders
+        .iter()
+        .copied()
+        .filter(|&c| results.results.iter().any(|set| set.contender == c))
+        .collect();
+    if present.is_empty() {
+        return None;
+    }
+    let table_rows: Vec<Vec<String>> = rows(results)
+        .filter_map(|(checkers, corpus)| {
+            let cells: Vec<Option<String>> =
+                present.iter().map(|&c| cell(corpus, checkers, c)).collect();
+            cells.iter().any(Option::is_some).then(|| {
+                [checkers.to_string(), corpus.clone()]
+                    .into_iter()
+                    .chain(cells.into_iter().map(|c| c.unwrap_or("-".to_string())))
+                    .collect()
+            })
+        })
+        .collect();
+    if table_rows.is_empty() {
+        return None;
+    }
+    let header = ["checkers".to_string(), "corpus".to_string()]
+        .into_iter()
+        .chain(present.iter().map(Contender::to_string))
+        .collect();
+    Some(Table {
+        header,
+        rows: table_rows,
+    })
+}
+
+fn wall_and_rss(
+    results: &Results,
+    corpus: &str,
+    checkers: usize,
+    c: Contender,
+    against: Contender,
+) -> Option<String> {
+    let wall = results.ratio(corpus, checkers, c, against, Figures::wall)?;
+    let rss = results.ratio(corpus, checkers, c, against, Figures::rss)?;
+    Some(format!(
+        "{} / {}",
+        signed(wall.percent()),
+        signed(rss.percent())
+    ))
+}
+
+fn sweep(results: &Results) -> Option<Table> {
+    let points: Vec<Contender> = SWITCH_POINTS_MIB
+        .iter()
+        .map(|&m| Contender::hybrid_at(m))
+        .collect();
+    let swept = points
+        .iter()
+        .filter(|&&c| c != Contender::SLICE_HYBRID)
+        .any(|&c| results.results.iter().any(|set| set.contender == c));
+    if !swept {
+        return None;
+    }
+    let mut table = per_contender(results, &points, |corpus, checkers, c| {
+        wall_and_rss(results, corpus, checkers, c, Contender::SLICE_NOHUGE)
+    })?;
+    for name in table.header.iter_mut().skip(2) {
+        if *name == "slice-hybrid" {
+            name.push_str("@8");
+        }
+    }
+    Some(table)
+}
+
+fn ablations(results: &Results) -> Option<Table> {
+    let variants: Vec<Contender> = ["slice-hybrid+populate", "slice-hybrid+collapse"]
+        .iter()
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let mut table = per_contender(results, &variants, |corpus, checkers, c| {
+        let ratio = |f| results.ratio(corpus, checkers, c, Contender::SLICE_HYBRID, f);
+        let (wall, sys, rss, faults) = (
+            ratio(Figures::wall)?,
+            ratio(Figures::sys)?,
+            ratio(Figures::rss)?,
+            ratio(Figures::minor)?,
+        );
+        Some(format!(
+            "{} / {} / {} / {}",
+            signed(wall.percent()),
+            signed(sys.percent()),
+            signed(rss.percent()),
+            signed(faults.percent())
+        ))
+    })?;
+    for name in table.header.iter_mut().skip(2) {
+        name.push_str(" (wall / sys / RSS / faults %)");
+    }
+    Some(table)
+}
+
+fn others(results: &Results) -> Option<Table> {
+    let contenders = [Contender::Mimalloc, Contender::Jemalloc, Contender::System];
+    per_contender(results, &contenders, |corpus, checkers, c| {
+        let figures = wall_and_rss(results, corpus, checkers, c, Contender::SLICE_NOHUGE)?;
+        let faults = results.get(corpus, c, checkers)?.median?.minor_faults;
+        Some(format!("{figures} · {} faults", count(faults)))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_publication_has_every_row() {
+        let rows = published();
+        assert_eq!(rows.len(), 10);
+        let trpc8 = rows
+            .iter()
+            .find(|r| r.checkers == 8 && r.corpus == "trpc")
+            .unwrap();
+        assert_eq!(trpc8.all_rss_pct, 71.2);
+        assert_eq!(trpc8.nohuge_faults, 159000.0);
+    }
+
+    #[test]
+    fn the_matrix_covers_five_corpora_at_one_and_eight_checkers() {
+        let plain = settings(false, 5, 1);
+        assert_eq!(plain.corpora.len(), 5);
+        assert_eq!(plain.checkers, vec![1, 8]);
+        assert_eq!(plain.contenders.len(), 6);
+        let full = settings(true, 5, 1);
+        let names: Vec<String> = full.contenders.iter().map(|c| c.to_string()).collect();
+        for name in [
+            "slice-hybrid@2",
+            "slice-hybrid@4",
+            "slice-hybrid@16",
+            "slice-hybrid+collapse",
+        ] {
+            assert!(names.contains(&name.to_string()), "{name} missing");
+        }
+    }
+
+    #[test]
+    fn agreement_marks_direction_and_certainty() {
+        let ratio = |r, verdict| Ratio {
+            ratio: r,
+            low: None,
+            high: None,
+            verdict,
+        };
+        assert_eq!(agreement(&ratio(0.95, Some(Verdict::Lower)), -5.0), "✓");
+        assert_eq!(agreement(&ratio(1.02, Some(Verdict::Neutral)), -5.0), "(✗)");
+        assert_eq!(agreement(&ratio(1.10, Some(Verdict::Higher)), -5.0), "✗");
+    }
+}

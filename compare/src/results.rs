@@ -1,0 +1,445 @@
+//! The results of a bake-off: every run's raw figures, and what follows from them.
+//!
+//! **Runs are the only source of truth**: medians, spread, digest verdicts and ratios are
+//! recomputed from them by [`Results::refresh`] whenever runs are added or loaded, so a
+//! results file edited or resumed by hand cannot carry stale summaries.
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::contender::Contender;
+use crate::environment::Environment;
+use crate::stats::{self, Ratio};
+
+/// A whole bake-off, as the JSON export writes it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Results {
+    pub environment: Environment,
+    pub settings: Settings,
+    /// One entry per corpus, contender and checker count, in schedule order.
+    pub results: Vec<ResultSet>,
+}
+
+/// What was asked for: the plan a resumed bake-off must continue.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    pub corpora: Vec<String>,
+    pub checkers: Vec<usize>,
+    pub contenders: Vec<Contender>,
+    pub baseline: Contender,
+    /// Measured runs per contender, corpus and checker count.
+    pub runs: usize,
+    /// Warm-up rounds before each corpus and checker count, not recorded.
+    pub warmup: usize,
+}
+
+/// The runs of one contender on one corpus at one checker count, and their summary.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ResultSet {
+    pub corpus: String,
+    pub contender: Contender,
+    pub checkers: usize,
+    /// Which allocator served the runs, as the last successful child proved it.
+    #[serde(default)]
+    pub allocator: Option<AllocatorProof>,
+    pub runs: Vec<Run>,
+    /// Runs whose status is `ok`; only these enter the summaries.
+    #[serde(default)]
+    pub ok_runs: usize,
+    #[serde(default)]
+    pub median: Option<Summary>,
+    #[serde(default)]
+    pub min: Option<Summary>,
+    #[serde(default)]
+    pub max: Option<Summary>,
+    /// Ratios to the baseline on the same corpus and checker count.
+    #[serde(default)]
+    pub versus_baseline: Option<Versus>,
+}
+
+/// One measured run of a child.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    /// Round of the interleaved schedule, from 0.
+    pub round: usize,
+    /// `ok`, or why the run is kept out of the summaries.
+    pub status: RunStatus,
+    /// The workload digest the child reported; empty when it reported none.
+    pub digest: String,
+    #[serde(flatten)]
+    pub figures: Figures<f64, u64>,
+    /// What the child said about its allocator.
+    #[serde(default)]
+    pub allocator: Option<AllocatorProof>,
+}
+
+/// The measured figures of one run (`Figures<f64, u64>`) or their summary (`Figures<f64, f64>`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Figures<T, N> {
+    /// Wall time from spawn to reaping, in seconds.
+    pub wall_s: T,
+    /// User CPU time (wait4), in seconds.
+    pub user_s: T,
+    /// System CPU time (wait4), in seconds.
+    pub sys_s: T,
+    /// Maximum resident set size (wait4 `ru_maxrss`), in KiB.
+    pub max_rss_kib: N,
+    /// Peak resident set the child read from /proc/self/status (VmHWM), in KiB.
+    pub vm_hwm_kib: N,
+    /// Minor page faults (wait4 `ru_minflt`).
+    pub minor_faults: N,
+    /// Major page faults (wait4 `ru_majflt`).
+    pub major_faults: N,
+    /// Anonymous memory in transparent huge pages at the child's end (AnonHugePages), in KiB.
+    pub anon_huge_kib: N,
+}
+
+/// Medians, minima or maxima over the successful runs.
+pub type Summary = Figures<f64, f64>;
+
+impl Figures<f64, u64> {
+    /// The resident-set figure the ratios use: the child's own VmHWM when it reported
+    /// one, else wait4's `ru_maxrss` (which can carry a parent's high-water mark across exec).
+    pub fn rss_kib(&self) -> u64 {
+        if self.vm_hwm_kib > 0 {
+            self.vm_hwm_kib
+        } else {
+            self.max_rss_kib
+        }
+    }
+}
+
+/// Accessors for [`Results::ratio`].
+impl Figures<f64, u64> {
+    pub fn wall(&self) -> f64 {
+        self.wall_s
+    }
+    pub fn sys(&self) -> f64 {
+        self.sys_s
+    }
+    pub fn rss(&self) -> f64 {
+        self.rss_kib() as f64
+    }
+    pub fn minor(&self) -> f64 {
+        self.minor_faults as f64
+    }
+}
+
+impl Summary {
+    /// See [`Figures::rss_kib`].
+    pub fn rss_kib(&self) -> f64 {
+        if self.vm_hwm_kib > 0.0 {
+            self.vm_hwm_kib
+        } else {
+            self.max_rss_kib
+        }
+    }
+
+    fn over(runs: &[&Run], pick: fn(&[f64]) -> Option<f64>) -> Option<Summary> {
+        let field = |get: fn(&Figures<f64, u64>) -> f64| {
+            let values: Vec<f64> = runs.iter().map(|run| get(&run.figures)).collect();
+            pick(&values)
+        };
+        Some(Summary {
+            wall_s: field(|f| f.wall_s)?,
+            user_s: field(|f| f.user_s)?,
+            sys_s: field(|f| f.sys_s)?,
+            max_rss_kib: field(|f| f.max_rss_kib as f64)?,
+            vm_hwm_kib: field(|f| f.vm_hwm_kib as f64)?,
+            minor_faults: field(|f| f.minor_faults as f64)?,
+            major_faults: field(|f| f.major_faults as f64)?,
+            anon_huge_kib: field(|f| f.anon_huge_kib as f64)?,
+        })
+    }
+}
+
+/// Whether a run counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunStatus {
+    Ok,
+    /// The child failed: non-zero exit, a signal, an unreadable report, or the wrong allocator.
+    Failed(String),
+    /// The child succeeded but its digest differs from the corpus's majority digest.
+    DigestMismatch {
+        expected: String,
+    },
+}
+
+const DIGEST_MISMATCH: &str = "digest differs from the corpus's majority digest ";
+
+impl RunStatus {
+    pub fn is_ok(&self) -> bool {
+        matches!(self, RunStatus::Ok)
+    }
+}
+
+impl fmt::Display for RunStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunStatus::Ok => f.write_str("ok"),
+            RunStatus::Failed(why) => f.write_str(why),
+            RunStatus::DigestMismatch { expected } => write!(f, "{DIGEST_MISMATCH}{expected}"),
+        }
+    }
+}
+
+impl Serialize for RunStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for RunStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Ok(if text == "ok" {
+            RunStatus::Ok
+        } else if let Some(expected) = text.strip_prefix(DIGEST_MISMATCH) {
+            RunStatus::DigestMismatch {
+                expected: expected.to_string(),
+            }
+        } else {
+            RunStatus::Failed(text)
+        })
+    }
+}
+
+/// The allocator's proof of identity, from the child's report.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AllocatorProof {
+    /// `slice`, `mimalloc`, `jemalloc` or `system`.
+    pub name: String,
+    /// The allocator's own identification (its version), or the slice policy.
+    pub identity: String,
+    /// Slice contenders: the policy the allocator ran under, e.g. `hybrid@8`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<String>,
+    /// Slice contenders: arenas claimed (one per checker thread and helper thread).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arenas_claimed: Option<u32>,
+    /// Slice contenders: slices that crossed their switch point.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switches: Option<u64>,
+    /// Slice contenders: bytes carved from slices, all classes and arenas.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carved_bytes: Option<u64>,
+    /// Slice contenders: requests served by the system allocator instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallbacks: Option<u64>,
+}
+
+impl AllocatorProof {
+    /// One line for tables: `mimalloc 2.1.7`, `slice hybrid@8 (3 arenas, 12 switches)`.
+    pub fn describe(&self) -> String {
+        match (&self.policy, self.arenas_claimed, self.switches) {
+            (Some(policy), Some(arenas), Some(switches)) => {
+                format!("slice {policy} ({arenas} arenas, {switches} switches)")
+            }
+            (Some(policy), _, _) => format!("slice {policy}"),
+            _ if self.identity.is_empty() => self.name.clone(),
+            _ => format!("{} {}", self.name, self.identity),
+        }
+    }
+}
+
+/// Ratios to the baseline: wall time, resident set (see [`Figures::rss_kib`]), minor faults.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Versus {
+    pub baseline: Contender,
+    pub wall: Option<Ratio>,
+    pub rss: Option<Ratio>,
+    pub minor_faults: Option<Ratio>,
+}
+
+/// Why a results file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read results file {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a compare results file: {source}")]
+    Parse {
+        path: String,
+        source: serde_json::Error,
+    },
+}
+
+impl Results {
+    /// Empty results for a plan.
+    pub fn new(environment: Environment, settings: Settings) -> Results {
+        Results {
+            environment,
+            settings,
+            results: Vec::new(),
+        }
+    }
+
+    /// Reads a JSON results file and recomputes everything derived.
+    pub fn load(path: &Path) -> Result<Results, LoadError> {
+        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let mut results: Results =
+            serde_json::from_str(&text).map_err(|source| LoadError::Parse {
+                path: path.display().to_string(),
+                source,
+            })?;
+        results.refresh();
+        Ok(results)
+    }
+
+    /// The result set of one contender on one corpus at one checker count.
+    pub fn get(&self, corpus: &str, contender: Contender, checkers: usize) -> Option<&ResultSet> {
+        self.results.iter().find(|set| {
+            set.corpus == corpus && set.contender == contender && set.checkers == checkers
+        })
+    }
+
+    /// Runs already recorded for one contender, corpus and checker count.
+    pub fn recorded(&self, corpus: &str, contender: Contender, checkers: usize) -> usize {
+        self.get(corpus, contender, checkers)
+            .map_or(0, |set| set.runs.len())
+    }
+
+    /// Adds one run and recomputes the summaries.
+    pub fn push(&mut self, corpus: &str, contender: Contender, checkers: usize, run: Run) {
+        let index = match self.results.iter().position(|set| {
+            set.corpus == corpus && set.contender == contender && set.checkers == checkers
+        }) {
+            Some(index) => index,
+            None => {
+                self.results.push(ResultSet {
+                    corpus: corpus.to_string(),
+                    contender,
+                    checkers,
+                    allocator: None,
+                    runs: Vec::new(),
+                    ok_runs: 0,
+                    median: None,
+                    min: None,
+                    max: None,
+                    versus_baseline: None,
+                });
+                self.results.len() - 1
+            }
+        };
+        self.results[index].runs.push(run);
+        self.refresh();
+    }
+
+    /// One figure of every successful run of a contender on a corpus at a checker count.
+    pub fn samples(
+        &self,
+        corpus: &str,
+        checkers: usize,
+        contender: Contender,
+        figure: fn(&Figures<f64, u64>) -> f64,
+    ) -> Vec<f64> {
+        self.get(corpus, contender, checkers)
+            .map_or(Vec::new(), |set| {
+                set.runs
+                    .iter()
+                    .filter(|run| run.status.is_ok())
+                    .map(|run| figure(&run.figures))
+                    .collect()
+            })
+    }
+
+    /// The ratio of `contender`'s median figure to `against`'s on the same corpus and
+    /// checker count, with its bootstrap interval.
+    pub fn ratio(
+        &self,
+        corpus: &str,
+        checkers: usize,
+        contender: Contender,
+        against: Contender,
+        figure: fn(&Figures<f64, u64>) -> f64,
+    ) -> Option<Ratio> {
+        stats::compare(
+            &self.samples(corpus, checkers, contender, figure),
+            &self.samples(corpus, checkers, against, figure),
+        )
+    }
+
+    /// Recomputes digest verdicts, summaries and ratios from the runs.
+    pub fn refresh(&mut self) {
+        self.settle_digests();
+        for set in &mut self.results {
+            let ok: Vec<&Run> = set.runs.iter().filter(|run| run.status.is_ok()).collect();
+            set.ok_runs = ok.len();
+            set.median = Summary::over(&ok, stats::median);
+            set.min = Summary::over(&ok, stats::min);
+            set.max = Summary::over(&ok, stats::max);
+            set.allocator = ok.iter().rev().find_map(|run| run.allocator.clone());
+        }
+        let baseline = self.settings.baseline;
+        let versus: Vec<Option<Versus>> = self
+            .results
+            .iter()
+            .map(|set| {
+                if set.contender == baseline {
+                    return None;
+                }
+                self.get(&set.corpus, baseline, set.checkers)?;
+                let ratio =
+                    |metric| self.ratio(&set.corpus, set.checkers, set.contender, baseline, metric);
+                Some(Versus {
+                    baseline,
+                    wall: ratio(Figures::wall),
+                    rss: ratio(Figures::rss),
+                    minor_faults: ratio(Figures::minor),
+                })
+            })
+            .collect();
+        for (set, versus) in self.results.iter_mut().zip(versus) {
+            set.versus_baseline = versus;
+        }
+    }
+
+    /// **The digest does not depend on the allocator or the checker count**, so within a
+    /// corpus every successful run must report the same one. The most common digest wins
+    /// (ties go to the one recorded first); runs with another are marked and excluded.
+    fn settle_digests(&mut self) {
+        let mut counts: BTreeMap<&str, Vec<(String, usize)>> = BTreeMap::new();
+        for set in &self.results {
+            for run in &set.runs {
+                if matches!(run.status, RunStatus::Ok | RunStatus::DigestMismatch { .. }) {
+                    let tally = counts.entry(set.corpus.as_str()).or_default();
+                    match tally.iter_mut().find(|(digest, _)| *digest == run.digest) {
+                        Some((_, n)) => *n += 1,
+                        None => tally.push((run.digest.clone(), 1)),
+                    }
+                }
+            }
+        }
+        let majority: BTreeMap<String, String> = counts
+            .into_iter()
+            .filter_map(|(corpus, tally)| {
+                // max_by_key keeps the last of equals; reverse so the first recorded wins.
+                let (digest, _) = tally.into_iter().rev().max_by_key(|(_, n)| *n)?;
+                Some((corpus.to_string(), digest))
+            })
+            .collect();
+        for set in &mut self.results {
+            let Some(expected) = majority.get(&set.corpus) else {
+                continue;
+            };
+            for run in &mut set.runs {
+                if matches!(run.status, RunStatus::Ok | RunStatus::DigestMismatch { .. }) {
+                    run.status = if run.digest == *expected {
+                        RunStatus::Ok
+                    } else {
+                        RunStatus::DigestMismatch {
+                            expected: expected.clone(),
+                        }
+                    };
+                }
+            }
+        }
+    }
+}

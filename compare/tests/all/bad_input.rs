@@ -1,0 +1,79 @@
+//! Bad input stops compare before any child runs, with a message that names the culprit.
+use std::process::{Command, Output};
+
+fn compare(args: &[&str]) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    Command::new(env!("CARGO_BIN_EXE_compare"))
+        .args(args)
+        .current_dir(dir.path())
+        .env("CHECKBENCH_CACHE", dir.path().join("cache"))
+        .output()
+        .unwrap()
+}
+
+fn fails_saying(args: &[&str], words: &[&str]) {
+    let out = compare(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    for word in words {
+        assert!(stderr.contains(word), "{args:?}: `{word}` not in: {stderr}");
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "no table, so no run: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn an_unknown_contender_is_named_with_the_known_ones() {
+    fails_saying(
+        &["--contenders", "slice-hybrid,tcmalloc"],
+        &["unknown contender `tcmalloc`", "slice-hybrid@N"],
+    );
+}
+
+#[test]
+fn an_unknown_baseline_is_an_error() {
+    fails_saying(&["--baseline", "slice-fast"], &["--baseline", "slice-fast"]);
+}
+
+#[test]
+fn zero_runs_is_refused() {
+    fails_saying(&["--runs", "0"], &["--runs"]);
+}
+
+#[test]
+fn an_output_in_a_missing_directory_is_refused_before_any_run() {
+    fails_saying(
+        &["--json", "/no/such/dir/results.json"],
+        &["/no/such/dir/results.json", "does not exist"],
+    );
+}
+
+#[test]
+fn an_unknown_corpus_is_refused_before_any_run() {
+    fails_saying(&["--corpus", "no-such-corpus"], &["no-such-corpus"]);
+}
+
+#[test]
+fn a_resume_file_from_another_corpus_is_refused() {
+    let stored = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/results.json");
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("previous.json");
+    std::fs::copy(stored, &copy).unwrap();
+    fails_saying(
+        &["--corpus", "typeorm", "--resume", copy.to_str().unwrap()],
+        &["cannot resume", "synthetic,trpc", "typeorm"],
+    );
+    assert_eq!(
+        std::fs::read(stored).unwrap(),
+        std::fs::read(&copy).unwrap()
+    );
+}
+
+#[test]
+fn a_missing_results_file_for_report_is_named() {
+    fails_saying(&["report", "--from", "nowhere.json"], &["nowhere.json"]);
+}

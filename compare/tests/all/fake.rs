@@ -1,0 +1,149 @@
+//! Fake children: shell commands that print a report, crash, or lie, so the bake-off loop
+//! can be tested without the workload.
+use std::collections::BTreeMap;
+use std::process::Command;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use checker::report::{AllocatorReport, Counts, Phases, ProcessReport, RunReport, SliceReport};
+use compare::benchmark::launcher::{Launcher, Request};
+use compare::contender::Contender;
+use compare::environment::Environment;
+use compare::results::{Results, Settings};
+
+pub const DIGEST: &str = "d1ce57";
+
+/// What a fake child does.
+#[derive(Clone, Debug)]
+pub enum Behaviour {
+    /// Prints an honest report with this digest.
+    Report { digest: String },
+    /// Kills itself with SIGSEGV.
+    Crash,
+    /// Reports a slice policy other than the one asked for.
+    WrongPolicy,
+}
+
+/// Launches fake children and remembers every request.
+pub struct FakeLauncher {
+    pub behaviours: BTreeMap<String, Behaviour>,
+    pub launched: Mutex<Vec<(String, String, usize)>>,
+    /// When set, the launch with this index (from 0) raises `stop`, as Ctrl-C would.
+    pub stop_at: Option<(usize, &'static AtomicBool)>,
+}
+
+impl FakeLauncher {
+    pub fn honest() -> FakeLauncher {
+        FakeLauncher {
+            behaviours: BTreeMap::new(),
+            launched: Mutex::new(Vec::new()),
+            stop_at: None,
+        }
+    }
+
+    pub fn with(mut self, contender: &str, behaviour: Behaviour) -> FakeLauncher {
+        self.behaviours.insert(contender.to_string(), behaviour);
+        self
+    }
+
+    pub fn launches(&self) -> Vec<(String, String, usize)> {
+        self.launched.lock().unwrap().clone()
+    }
+}
+
+pub fn report(contender: Contender, corpus: &str, checkers: usize, digest: &str) -> RunReport {
+    let slice = contender.slice_policy().map(|policy| SliceReport {
+        policy: policy.to_string(),
+        slice_bytes: 64 << 20,
+        arenas_claimed: checkers as u32,
+        classes: Vec::new(),
+        fallbacks: BTreeMap::new(),
+    });
+    RunReport {
+        corpus: corpus.to_string(),
+        checkers,
+        counts: Counts::default(),
+        phases: Phases::default(),
+        digest: digest.to_string(),
+        allocator: AllocatorReport {
+            name: contender.allocator_name().to_string(),
+            identity: "fake 1.0".to_string(),
+            slice,
+        },
+        process: ProcessReport {
+            vm_hwm_kib: 4096,
+            anon_huge_kib: 0,
+        },
+    }
+}
+
+impl Launcher for FakeLauncher {
+    fn command(&self, request: &Request<'_>) -> Command {
+        let mut launched = self.launched.lock().unwrap();
+        if let Some((index, stop)) = self.stop_at
+            && launched.len() == index
+        {
+            stop.store(true, Ordering::SeqCst);
+        }
+        launched.push((
+            request.contender.to_string(),
+            request.corpus.to_string(),
+            request.checkers,
+        ));
+        let name = request.contender.to_string();
+        let behaviour = self
+            .behaviours
+            .get(&name)
+            .cloned()
+            .unwrap_or(Behaviour::Report {
+                digest: DIGEST.to_string(),
+            });
+        let mut command = Command::new("sh");
+        match behaviour {
+            Behaviour::Report { digest } => {
+                let json = serde_json::to_string(&report(
+                    request.contender,
+                    request.corpus,
+                    request.checkers,
+                    &digest,
+                ))
+                .unwrap();
+                command
+                    .args(["-c", "printf '%s\\n' \"$FAKE_REPORT\""])
+                    .env("FAKE_REPORT", json);
+            }
+            Behaviour::Crash => {
+                command.args(["-c", "echo 'about to crash' >&2; kill -SEGV $$"]);
+            }
+            Behaviour::WrongPolicy => {
+                let wrong = report(
+                    Contender::SLICE_HUGE,
+                    request.corpus,
+                    request.checkers,
+                    DIGEST,
+                );
+                let json = serde_json::to_string(&wrong).unwrap();
+                command
+                    .args(["-c", "printf '%s\\n' \"$FAKE_REPORT\""])
+                    .env("FAKE_REPORT", json);
+            }
+        }
+        command
+    }
+}
+
+/// Empty results for a plan over the synthetic corpus.
+pub fn plan(contenders: &[&str], checkers: &[usize], runs: usize, warmup: usize) -> Results {
+    let contenders: Vec<Contender> = contenders.iter().map(|c| c.parse().unwrap()).collect();
+    Results::new(
+        Environment::default(),
+        Settings {
+            corpora: vec!["synthetic".to_string()],
+            checkers: checkers.to_vec(),
+            baseline: contenders[0],
+            contenders,
+            runs,
+            warmup,
+        },
+    )
+}

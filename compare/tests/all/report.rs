@@ -1,0 +1,118 @@
+//! The report code on a fixed result set (tests/data/results.json), so the table and the
+//! Markdown keep their shape.
+use std::path::Path;
+
+use compare::contender::Contender;
+use compare::export::{Exporter, csv::CsvExporter, json::JsonExporter, svg::SvgExporter};
+use compare::results::{Results, RunStatus};
+
+fn stored() -> Results {
+    Results::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/results.json")).unwrap()
+}
+
+#[test]
+fn the_terminal_table_has_the_publication_shape() {
+    insta::assert_snapshot!(compare::output::table::render_text(&stored()));
+}
+
+#[test]
+fn the_markdown_report_renders_from_a_stored_results_file() {
+    insta::assert_snapshot!(compare::export::markdown::render(&stored()));
+}
+
+#[test]
+fn loading_recomputes_the_digest_verdicts_and_medians() {
+    let results = stored();
+    let huge = results.get("synthetic", Contender::SLICE_HUGE, 8).unwrap();
+    assert!(matches!(
+        huge.runs[1].status,
+        RunStatus::DigestMismatch { .. }
+    ));
+    assert_eq!(huge.ok_runs, 2);
+    let mimalloc = results.get("trpc", Contender::Mimalloc, 8).unwrap();
+    assert_eq!(mimalloc.ok_runs, 2);
+}
+
+#[test]
+fn the_json_export_uses_the_documented_field_names() {
+    let bytes = JsonExporter.render(&stored()).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert!(json["environment"]["thp"]["enabled"].is_string());
+    let result = &json["results"][0];
+    for field in ["corpus", "contender", "checkers", "runs", "median"] {
+        assert!(!result[field].is_null(), "result lacks {field}");
+    }
+    let figures = [
+        "wall_s",
+        "user_s",
+        "sys_s",
+        "max_rss_kib",
+        "vm_hwm_kib",
+        "minor_faults",
+        "major_faults",
+        "anon_huge_kib",
+    ];
+    for field in figures {
+        assert!(result["runs"][0][field].is_number(), "run lacks {field}");
+        assert!(result["median"][field].is_number(), "median lacks {field}");
+    }
+    assert_eq!(result["runs"][0]["status"], "ok");
+    assert!(result["runs"][0]["digest"].is_string());
+}
+
+#[test]
+fn the_json_export_reads_back_to_the_same_results() {
+    let results = stored();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("again.json");
+    std::fs::write(&path, JsonExporter.render(&results).unwrap()).unwrap();
+    let again = Results::load(&path).unwrap();
+    assert_eq!(
+        JsonExporter.render(&again).unwrap(),
+        JsonExporter.render(&results).unwrap()
+    );
+}
+
+#[test]
+fn the_csv_has_a_row_per_run_and_per_median() {
+    let csv = String::from_utf8(CsvExporter.render(&stored()).unwrap()).unwrap();
+    let mut lines = csv.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("kind,corpus,contender,checkers,round,status")
+    );
+    assert_eq!(csv.lines().filter(|l| l.starts_with("run,")).count(), 48);
+    assert_eq!(csv.lines().filter(|l| l.starts_with("median,")).count(), 16);
+}
+
+#[test]
+fn the_svg_draws_a_panel_pair_per_corpus() {
+    let svg = String::from_utf8(SvgExporter.render(&stored()).unwrap()).unwrap();
+    assert!(svg.contains("synthetic: median RSS against median wall"));
+    assert!(svg.contains("trpc: minor page faults"));
+    assert!(svg.contains("slice-hybrid"));
+}
+
+#[test]
+fn the_trpc_rows_are_set_beside_the_publication() {
+    let markdown = compare::export::markdown::render(&stored());
+    let beside = markdown
+        .split("## Beside the publication")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("a section beside the publication");
+    let trpc1 = beside
+        .lines()
+        .find(|l| l.starts_with("| 1 | trpc"))
+        .expect("a trpc row at 1 checker");
+    assert!(
+        trpc1.contains("/ -5.0"),
+        "published hybrid wall beside ours: {trpc1}"
+    );
+    assert!(
+        !beside.contains("| synthetic"),
+        "no published row for synthetic"
+    );
+}

@@ -1,0 +1,83 @@
+use std::sync::atomic::AtomicBool;
+
+use compare::benchmark::runner::{Outcome, Runner, pending};
+use compare::export::{Format, Outputs};
+use compare::output::progress::Progress;
+use compare::results::Results;
+
+use crate::fake::{FakeLauncher, plan};
+
+#[test]
+fn an_interrupted_bake_off_keeps_finished_runs_and_resume_does_only_the_rest() {
+    static STOP: AtomicBool = AtomicBool::new(false);
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("results.json");
+    let outputs = Outputs::new().with(Format::Json, Some(&json));
+    // 1 warm-up round + 3 rounds of 2 contenders at 1 checker; Ctrl-C during launch 5.
+    let first = FakeLauncher {
+        stop_at: Some((5, &STOP)),
+        ..FakeLauncher::honest()
+    };
+    let mut results = plan(&["slice-nohuge", "system"], &[1], 3, 1);
+    let outcome = Runner {
+        launcher: &first,
+        stop: &STOP,
+        outputs: &outputs,
+        progress: &Progress::hidden(),
+    }
+    .run(&mut results)
+    .unwrap();
+    assert_eq!(outcome, Outcome::Interrupted);
+    assert_eq!(first.launches().len(), 6);
+    let stored = Results::load(&json).unwrap();
+    let recorded: usize = stored.results.iter().map(|set| set.runs.len()).sum();
+    assert_eq!(
+        recorded, 3,
+        "2 warm-ups, 3 finished runs, the interrupted one dropped"
+    );
+
+    let second = FakeLauncher::honest();
+    let stop = AtomicBool::new(false);
+    let mut resumed = Results::load(&json).unwrap();
+    let outcome = Runner {
+        launcher: &second,
+        stop: &stop,
+        outputs: &outputs,
+        progress: &Progress::hidden(),
+    }
+    .run(&mut resumed)
+    .unwrap();
+    assert_eq!(outcome, Outcome::Finished);
+    let measured = second.launches().len() - 2;
+    assert_eq!(measured, 3, "only the 3 missing runs (after 2 warm-ups)");
+    for set in &Results::load(&json).unwrap().results {
+        let rounds: Vec<usize> = set.runs.iter().map(|run| run.round).collect();
+        let mut sorted = rounds.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, vec![0, 1, 2], "{}: {rounds:?}", set.contender);
+    }
+}
+
+#[test]
+fn a_finished_bake_off_has_nothing_pending_not_even_warm_ups() {
+    let launcher = FakeLauncher::honest();
+    let mut results = plan(&["slice-nohuge", "mimalloc"], &[1, 8], 2, 1);
+    let stop = AtomicBool::new(false);
+    Runner {
+        launcher: &launcher,
+        stop: &stop,
+        outputs: &Outputs::new(),
+        progress: &Progress::hidden(),
+    }
+    .run(&mut results)
+    .unwrap();
+    assert!(pending(&results).is_empty());
+    results.settings.runs = 3;
+    let more = pending(&results);
+    assert_eq!(
+        more.len(),
+        2 * (2 + 2),
+        "per checker count: one warm-up round and round 2"
+    );
+    assert!(more.iter().filter(|s| !s.warmup).all(|s| s.round == 2));
+}
