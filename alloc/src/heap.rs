@@ -171,6 +171,27 @@ unsafe fn pop_into(state: &ClassState, head: usize, zero_len: usize) {
     }
 }
 
+/// Pushes a freed block onto another arena's remote stack.
+///
+/// # Safety
+/// `p` is a free block of the stack's class, at least 16 bytes, that nobody else uses.
+#[inline(never)]
+unsafe fn push_remote(stack: &RemoteStack, p: *mut u8) {
+    let mut head = stack.head.load(Relaxed);
+    loop {
+        // SAFETY: the block is ours until the exchange below publishes it.
+        unsafe { (p as *mut usize).write(head) };
+        match stack
+            .head
+            .compare_exchange_weak(head, p as usize, Release, Relaxed)
+        {
+            Ok(_) => break,
+            Err(now) => head = now,
+        }
+    }
+    stack.pushes.fetch_add(1, Relaxed);
+}
+
 /// A reservation, its arenas, and the policy: everything one heap is. The global instance is a
 /// `static Core`; test instances box one each.
 pub(crate) struct Core {
@@ -484,20 +505,8 @@ impl Core {
             unsafe { (p as *mut usize).write(state.free.load(Relaxed)) };
             state.free.store(p as usize, Relaxed);
         } else {
-            let stack = &home.remote[class];
-            let mut head = stack.head.load(Relaxed);
-            loop {
-                // SAFETY: the block is ours until the push below publishes it.
-                unsafe { (p as *mut usize).write(head) };
-                match stack
-                    .head
-                    .compare_exchange_weak(head, p as usize, Release, Relaxed)
-                {
-                    Ok(_) => break,
-                    Err(now) => head = now,
-                }
-            }
-            stack.pushes.fetch_add(1, Relaxed);
+            // SAFETY: the block is ours until the push publishes it.
+            unsafe { push_remote(&home.remote[class], p) };
         }
     }
 
