@@ -98,7 +98,10 @@ fn node_key(file: u32, lo: u32) -> u64 {
 #[derive(Clone, Default)]
 struct Mapper {
     pairs: Vec<(TypeId, TypeId)>,
+    /// Identifies the mapping within this checker (from type ids), for the cache.
     key: u64,
+    /// Identifies the mapping by structure only, for stable keys of what it creates.
+    stable: u64,
 }
 
 impl Mapper {
@@ -106,11 +109,14 @@ impl Mapper {
         let pairs: Vec<(TypeId, TypeId)> =
             params.iter().copied().zip(args.iter().copied()).collect();
         let mut key: u64 = 0xcbf29ce484222325;
+        let mut stable: u64 = 0xcbf29ce484222325;
         for &(p, a) in &pairs {
             key = (key ^ types.stable(p)).wrapping_mul(0x100000001b3);
             key = (key ^ a as u64).wrapping_mul(0x100000001b3);
+            stable = (stable ^ types.stable(p)).wrapping_mul(0x100000001b3);
+            stable = (stable ^ types.stable(a)).wrapping_mul(0x100000001b3);
         }
-        Mapper { pairs, key }
+        Mapper { pairs, key, stable }
     }
     fn get(&self, t: TypeId) -> Option<TypeId> {
         self.pairs.iter().find(|p| p.0 == t).map(|p| p.1)
@@ -2477,7 +2483,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
             TypeKind::Object(o) => {
                 let obj = self.instantiate_object(&o, m);
-                let origin = self.types.stable(t) ^ m.key.rotate_left(17);
+                let origin = self.types.stable(t) ^ m.stable.rotate_left(17);
                 self.types.object(obj, origin)
             }
             TypeKind::Keyof(x) => {

@@ -21,6 +21,9 @@ struct Args {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Also print every diagnostic (to stderr with `--json`).
+    #[arg(long)]
+    diagnostics: bool,
     /// Where fetched corpora are cached.
     #[arg(long)]
     cache_dir: Option<PathBuf>,
@@ -54,6 +57,15 @@ fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
         },
     )
     .with_context(|| format!("checking corpus `{}`", args.corpus))?;
+    if args.diagnostics {
+        for d in &outcome.diagnostics {
+            if args.json {
+                eprintln!("{d}");
+            } else {
+                println!("{d}");
+            }
+        }
+    }
     let report = RunReport::new(&args.corpus, args.checkers as usize, &outcome, &allocator);
     if args.json {
         println!(
