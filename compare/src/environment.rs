@@ -2,7 +2,7 @@
 //! nothing without it, and THP settings change what the policies do.
 use std::collections::BTreeMap;
 use std::ffi::CStr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde::{Deserialize, Serialize};
@@ -137,15 +137,27 @@ fn crate_versions() -> BTreeMap<String, String> {
     versions
 }
 
+/// The revision of the working directory's repository, else of the one compare was built
+/// in (its executable lives under that repository's target directory).
 fn git_revision() -> String {
-    Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .output()
+    let exe_dir = std::env::current_exe()
         .ok()
-        .filter(|out| out.status.success())
-        .and_then(|out| String::from_utf8(out.stdout).ok())
-        .map(|rev| rev.trim().to_string())
-        .filter(|rev| !rev.is_empty())
+        .and_then(|exe| exe.parent().map(Path::to_path_buf));
+    [Some(PathBuf::from(".")), exe_dir]
+        .into_iter()
+        .flatten()
+        .find_map(|dir| {
+            let out = Command::new("git")
+                .arg("-C")
+                .arg(dir)
+                .args(["rev-parse", "HEAD"])
+                .stderr(std::process::Stdio::null())
+                .output()
+                .ok()
+                .filter(|out| out.status.success())?;
+            let rev = String::from_utf8(out.stdout).ok()?.trim().to_string();
+            (!rev.is_empty()).then_some(rev)
+        })
         .unwrap_or_else(|| "unknown".to_string())
 }
 

@@ -6,7 +6,8 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 fn main() -> ExitCode {
     let identity = tikv_jemalloc_ctl::version::read()
-        .map(|v| v.to_string())
+        // The mallctl string keeps its C terminator.
+        .map(|v| v.trim_end_matches(['\0', ' ', '\n']).to_string())
         .unwrap_or_else(|e| format!("unknown ({e})"));
     checker::cli::main(checker::AllocatorIdentity {
         name: "jemalloc",

@@ -7,7 +7,13 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     // SAFETY: mi_version takes no arguments and only returns a constant.
     let version = unsafe { libmimalloc_sys::mi_version() };
-    let identity = format!("{}.{}.{}", version / 100, version / 10 % 10, version % 10);
+    // MI_MALLOC_VERSION is major, then two digits of minor and two of patch: 30302 = 3.3.2.
+    let identity = format!(
+        "{}.{}.{}",
+        version / 10_000,
+        version / 100 % 100,
+        version % 100
+    );
     checker::cli::main(checker::AllocatorIdentity {
         name: "mimalloc",
         identity,
