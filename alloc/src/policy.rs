@@ -206,5 +206,5 @@ fn report_unknown(text: &[u8]) {
         len += part.len();
     }
     // SAFETY: buf holds len initialised bytes; a failed write to stderr is deliberately ignored.
-    unsafe { libc::write(2, buf.as_ptr().cast(), len) };
+    unsafe { libc::write(2, buf.as_ptr().cast(), len as _) };
 }

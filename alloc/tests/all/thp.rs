@@ -4,8 +4,8 @@ use slice_alloc::ThpPolicy;
 
 use crate::{MIB, heap, hybrid, layout, plain};
 
-/// The VmFlags of the mapping holding `addr`.
-fn vm_flags(addr: usize) -> Vec<String> {
+/// The value of `field` (e.g. `VmFlags`) in /proc/self/smaps for the mapping holding `addr`.
+fn smaps_field(addr: usize, field: &str) -> String {
     let smaps = std::fs::read_to_string("/proc/self/smaps").expect("/proc/self/smaps is readable");
     let mut inside = false;
     for line in smaps.lines() {
@@ -14,11 +14,22 @@ fn vm_flags(addr: usize) -> Vec<String> {
             && let (Ok(lo), Ok(hi)) = (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
         {
             inside = (lo..hi).contains(&addr);
-        } else if inside && let Some(flags) = line.strip_prefix("VmFlags:") {
-            return flags.split_whitespace().map(str::to_owned).collect();
+        } else if inside
+            && let Some((name, value)) = line.split_once(':')
+            && name == field
+        {
+            return value.trim().to_owned();
         }
     }
-    panic!("no mapping holds {addr:#x}");
+    panic!("no mapping holds {addr:#x} with {field}");
+}
+
+/// The VmFlags of the mapping holding `addr`.
+fn vm_flags(addr: usize) -> Vec<String> {
+    smaps_field(addr, "VmFlags")
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect()
 }
 
 fn has(flags: &[String], flag: &str) -> bool {
@@ -97,4 +108,67 @@ fn collapse_makes_the_whole_slice_huge_at_the_switch() {
     let head = vm_flags(start);
     assert!(has(&head, "hg") && !has(&head, "nh"), "{head:?}");
     assert_eq!(heap.stats().classes[0][31].switches, 1);
+}
+
+/// Pages of `[start, start + len)` resident now, per mincore.
+fn resident_pages(start: usize, len: usize) -> usize {
+    let mut vec = vec![0u8; len / 4096];
+    // SAFETY: the range is page-aligned, inside a mapping of ours; vec has one byte per page.
+    let rc = unsafe { libc::mincore(start as *mut libc::c_void, len, vec.as_mut_ptr()) };
+    assert_eq!(rc, 0, "mincore failed");
+    vec.iter().filter(|&&v| v & 1 != 0).count()
+}
+
+#[test]
+fn populate_faults_in_the_small_page_prefix_at_first_use_and_nothing_more() {
+    let mut policy = hybrid(4);
+    policy.populate = true;
+    let heap = heap(16 * MIB, 1, policy);
+    let arena = heap.claim().unwrap();
+    let start = heap.slice_start(0, 31);
+    assert_eq!(resident_pages(start, 16 * MIB), 0);
+    arena.alloc(layout(512));
+    assert_eq!(
+        resident_pages(start, 4 * MIB),
+        1024,
+        "the prefix is resident"
+    );
+    assert_eq!(
+        resident_pages(start + 4 * MIB, 12 * MIB),
+        0,
+        "the rest is not"
+    );
+    assert_eq!(
+        resident_pages(heap.slice_start(0, 30), 16 * MIB),
+        0,
+        "other slices are not"
+    );
+    assert_eq!(heap.stats().advice_errors, 0);
+}
+
+/// AnonHugePages of the mapping holding `addr`, in KiB.
+fn anon_huge_kib(addr: usize) -> u64 {
+    let value = smaps_field(addr, "AnonHugePages");
+    value
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .expect("a number of kB")
+}
+
+#[test]
+fn collapse_turns_the_touched_prefix_into_huge_pages_at_the_switch() {
+    let mut policy = hybrid(4);
+    policy.collapse = true;
+    let heap = heap(16 * MIB, 1, policy);
+    let arena = heap.claim().unwrap();
+    let start = heap.slice_start(0, 31);
+    for _ in 0..(4 * MIB / 512) {
+        // SAFETY: a fresh 512-byte block.
+        unsafe { arena.alloc(layout(512)).write_volatile(1) };
+    }
+    assert_eq!(anon_huge_kib(start), 0, "small pages before the switch");
+    arena.alloc(layout(512));
+    assert_eq!(heap.stats().advice_errors, 0, "MADV_COLLAPSE was accepted");
+    assert_eq!(anon_huge_kib(start), 4096, "two huge pages after it");
 }
