@@ -120,7 +120,11 @@ pub(crate) fn load(root: &Path, name: &str) -> Result<Option<Vec<SourceFile>>, E
 }
 
 /// Writes a corpus: files into a temporary sibling, the manifest last, then one rename.
-pub(crate) fn store(root: &Path, manifest: &Manifest, files: &[SourceFile]) -> Result<PathBuf, Error> {
+pub(crate) fn store(
+    root: &Path,
+    manifest: &Manifest,
+    files: &[SourceFile],
+) -> Result<PathBuf, Error> {
     let parent = root.join("corpora");
     fs::create_dir_all(&parent).map_err(Error::io(&parent))?;
     let tmp = tempfile::Builder::new()
@@ -170,7 +174,12 @@ pub(crate) fn store(root: &Path, manifest: &Manifest, files: &[SourceFile]) -> R
 fn safe_join(dir: &Path, rel: &str) -> Option<PathBuf> {
     let mut path = dir.to_path_buf();
     for part in rel.split('/') {
-        if part.is_empty() || part == "." || part == ".." || part.contains('\\') || part.contains('\0') {
+        if part.is_empty()
+            || part == "."
+            || part == ".."
+            || part.contains('\\')
+            || part.contains('\0')
+        {
             return None;
         }
         path.push(part);

@@ -16,7 +16,10 @@ pub(crate) fn fill_type_only(
     scope: Option<&str>,
 ) -> Vec<(String, Vec<u8>)> {
     let mut filled: BTreeMap<String, Vec<u8>> = BTreeMap::new();
-    let mut work: Vec<(String, Vec<u8>)> = sources.iter().map(|(p, b)| (p.clone(), b.clone())).collect();
+    let mut work: Vec<(String, Vec<u8>)> = sources
+        .iter()
+        .map(|(p, b)| (p.clone(), b.clone()))
+        .collect();
     while let Some((path, bytes)) = work.pop() {
         for spec in stats::imports(&path, &bytes) {
             let Some(base) = target(&path, &spec, scope) else {
@@ -86,6 +89,9 @@ mod tests {
             .into_iter()
             .map(|(p, _)| p)
             .collect();
-        assert_eq!(filled, vec!["ex/types.d.ts".to_string(), "math/point.d.ts".to_string()]);
+        assert_eq!(
+            filled,
+            vec!["ex/types.d.ts".to_string(), "math/point.d.ts".to_string()]
+        );
     }
 }

@@ -14,7 +14,9 @@ use sha2::{Digest, Sha512};
 
 use crate::cache::{self, FileRecord, Manifest, PackageRecord};
 use crate::table::{CorpusDef, PackageDef, Pin, Take};
-use crate::{Error, Npm, OpenOptions, Provenance, SourceFile, excalidraw, paths, sourcemap, unpack};
+use crate::{
+    Error, Npm, OpenOptions, Provenance, SourceFile, excalidraw, paths, sourcemap, unpack,
+};
 
 /// Refuse tarballs over this size (512 MiB): no pinned package comes near it.
 const MAX_TARBALL_BYTES: u64 = 512 << 20;
@@ -50,13 +52,23 @@ pub fn fetch(name: &str, opts: &OpenOptions) -> Result<Manifest, Error> {
     fetch_into(def, &root, &Npm::from_env(), opts.progress)
 }
 
-pub(crate) fn fetch_into(def: &CorpusDef, root: &Path, npm: &Npm, progress: bool) -> Result<Manifest, Error> {
+pub(crate) fn fetch_into(
+    def: &CorpusDef,
+    root: &Path,
+    npm: &Npm,
+    progress: bool,
+) -> Result<Manifest, Error> {
     fetch_plan(&def.plan(), root, npm, progress)
 }
 
 /// Runs `plan`: every package is located with `npm`, downloaded, verified against its pin,
 /// unpacked and selected; then the corpus is written to the cache under `root` in one step.
-pub fn fetch_plan(plan: &FetchPlan, root: &Path, npm: &Npm, progress: bool) -> Result<Manifest, Error> {
+pub fn fetch_plan(
+    plan: &FetchPlan,
+    root: &Path,
+    npm: &Npm,
+    progress: bool,
+) -> Result<Manifest, Error> {
     let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     let mut records = Vec::new();
     let mut blobs_skipped = Vec::new();
@@ -72,7 +84,15 @@ pub fn fetch_plan(plan: &FetchPlan, root: &Path, npm: &Npm, progress: bool) -> R
         let entries = unpack::unpack(&spec, &tgz, |p| def.take.iter().any(|t| wants(t, p)), &bar)?;
         bar.finish_and_clear();
         let short = pin.package.rsplit('/').next().unwrap_or(&pin.package);
-        let selected = select(plan, def, pin, short, &entries, &mut blobs_skipped, &mut type_only)?;
+        let selected = select(
+            plan,
+            def,
+            pin,
+            short,
+            &entries,
+            &mut blobs_skipped,
+            &mut type_only,
+        )?;
         files.extend(selected);
         records.push(PackageRecord {
             pin: pin.clone(),
@@ -148,11 +168,13 @@ fn obtain(npm: &Npm, spec: &str, progress: bool) -> Result<(Vec<u8>, String), Er
                 eprintln!("{download_err}; trying `npm pack`");
             }
             let dir = tempfile::tempdir().map_err(Error::io(std::env::temp_dir()))?;
-            let path = npm.pack(spec, dir.path()).map_err(|pack_err| Error::Download {
-                package: spec.to_string(),
-                url: url.clone(),
-                why: format!("{download_err}; `npm pack` also failed: {pack_err}"),
-            })?;
+            let path = npm
+                .pack(spec, dir.path())
+                .map_err(|pack_err| Error::Download {
+                    package: spec.to_string(),
+                    url: url.clone(),
+                    why: format!("{download_err}; `npm pack` also failed: {pack_err}"),
+                })?;
             let bytes = std::fs::read(&path).map_err(Error::io(&path))?;
             Ok((bytes, "npm pack".to_string()))
         }
@@ -200,7 +222,9 @@ fn bar(progress: bool, len: u64, message: &str) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}") {
+    if let Ok(style) =
+        ProgressStyle::with_template("{msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}")
+    {
         bar.set_style(style.progress_chars("=> "));
     }
     bar.set_message(message.to_string());
@@ -228,7 +252,9 @@ fn wants(take: &Take, path: &str) -> bool {
         }
         Take::File(file) => path == file,
         Take::Maps { dir, except_dirs } => {
-            path.starts_with(dir) && path.ends_with(".js.map") && !except_dirs.iter().any(|d| path.starts_with(d))
+            path.starts_with(dir)
+                && path.ends_with(".js.map")
+                && !except_dirs.iter().any(|d| path.starts_with(d))
         }
         Take::TypeOnlyFrom { dir } => path.starts_with(dir) && path.ends_with(".d.ts"),
     }
@@ -257,24 +283,35 @@ fn select(
             Take::Maps { .. } => {
                 for (path, json) in entries.iter().filter(|(p, _)| wants(take, p)) {
                     // Maps' sources are relative to a package directory named after the package.
-                    let rebuilt = sourcemap::rebuild(&format!("{short}/{path}"), json).map_err(|e| {
-                        Error::SourceMap {
-                            package: spec.clone(),
-                            map: path.clone(),
-                            why: e.to_string(),
-                        }
-                    })?;
+                    let rebuilt =
+                        sourcemap::rebuild(&format!("{short}/{path}"), json).map_err(|e| {
+                            Error::SourceMap {
+                                package: spec.clone(),
+                                map: path.clone(),
+                                why: e.to_string(),
+                            }
+                        })?;
                     for (src, text) in rebuilt.sources {
                         out.insert(format!("{}{src}", def.prefix), text.into_bytes());
                     }
-                    blobs_skipped.extend(rebuilt.blobs.into_iter().map(|b| format!("{}{b}", def.prefix)));
+                    blobs_skipped.extend(
+                        rebuilt
+                            .blobs
+                            .into_iter()
+                            .map(|b| format!("{}{b}", def.prefix)),
+                    );
                 }
             }
             Take::TypeOnlyFrom { dir } => {
                 let decls: BTreeMap<String, &[u8]> = entries
                     .iter()
                     .filter(|(p, _)| wants(take, p))
-                    .filter_map(|(p, b)| Some((paths::join_normalised("", p.strip_prefix(dir)?)?, b.as_slice())))
+                    .filter_map(|(p, b)| {
+                        Some((
+                            paths::join_normalised("", p.strip_prefix(dir)?)?,
+                            b.as_slice(),
+                        ))
+                    })
                     .collect();
                 let scope = pin.package.split_once('/').map(|(s, _)| format!("{s}/"));
                 let filled = excalidraw::fill_type_only(&out, &decls, scope.as_deref());

@@ -15,7 +15,9 @@ mod unpack;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use cache::{CACHE_ENV, FileRecord, Manifest, PackageRecord, cache_root, corpus_dir, read_manifest};
+pub use cache::{
+    CACHE_ENV, FileRecord, Manifest, PackageRecord, cache_root, corpus_dir, read_manifest,
+};
 pub use fetch::{FetchPlan, fetch, fetch_plan, verify_integrity};
 pub use local::{MAX_FILE_BYTES, read_dir};
 pub use npm::{NPM_ENV, Npm};
@@ -154,7 +156,11 @@ pub enum Error {
     #[error("{} looks binary (it has a NUL byte); remove it or move it out of the corpus", .0.display())]
     BinaryFile(PathBuf),
     #[error("{} is {size} bytes, over the {limit}-byte limit for one source file", path.display())]
-    TooLarge { path: PathBuf, size: u64, limit: u64 },
+    TooLarge {
+        path: PathBuf,
+        size: u64,
+        limit: u64,
+    },
     #[error(
         "the standard library ({LIB}) is not cached and could not be fetched for {corpus}: {source}; run `corpora fetch lib` while online"
     )]
@@ -214,12 +220,13 @@ pub fn open(spec: &str, opts: &OpenOptions) -> Result<Corpus, Error> {
             .unwrap_or_else(|| spec.to_string());
         let lib = open_named(table::lib_def(), opts).map_err(|e| match e {
             // Offline and uncached: say what is missing, not just why the fetch failed.
-            Error::NotCached(_) | Error::NpmMissing { .. } | Error::NpmFailed { .. } | Error::Download { .. } => {
-                Error::LibUnavailable {
-                    corpus: spec.to_string(),
-                    source: Box::new(e),
-                }
-            }
+            Error::NotCached(_)
+            | Error::NpmMissing { .. }
+            | Error::NpmFailed { .. }
+            | Error::Download { .. } => Error::LibUnavailable {
+                corpus: spec.to_string(),
+                source: Box::new(e),
+            },
             other => other,
         })?;
         return Ok(Corpus {

@@ -22,7 +22,9 @@ pub const MAX_FILE_BYTES: u64 = 16 << 20;
 pub fn read_dir(dir: &Path) -> Result<Vec<SourceFile>, Error> {
     let meta = match fs::metadata(dir) {
         Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Error::NoSuchDir(dir.to_path_buf())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Error::NoSuchDir(dir.to_path_buf()));
+        }
         Err(e) => return Err(Error::io(dir)(e)),
     };
     if !meta.is_dir() {
@@ -33,7 +35,10 @@ pub fn read_dir(dir: &Path) -> Result<Vec<SourceFile>, Error> {
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| {
-            e.depth() == 0 || !(e.file_type().is_dir() && (e.file_name() == "node_modules" || e.file_name().to_string_lossy().starts_with('.')))
+            e.depth() == 0
+                || !(e.file_type().is_dir()
+                    && (e.file_name() == "node_modules"
+                        || e.file_name().to_string_lossy().starts_with('.')))
         });
     let mut files = Vec::new();
     for entry in walker {
@@ -48,7 +53,10 @@ pub fn read_dir(dir: &Path) -> Result<Vec<SourceFile>, Error> {
             continue;
         }
         let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path());
-        let rel: Vec<String> = rel.iter().map(|c| c.to_string_lossy().into_owned()).collect();
+        let rel: Vec<String> = rel
+            .iter()
+            .map(|c| c.to_string_lossy().into_owned())
+            .collect();
         let rel = rel.join("/");
         if paths::source_extension(&rel).is_none() {
             continue;

@@ -8,7 +8,11 @@ use clap::{Parser, Subcommand};
 use corpora::{OpenOptions, corpus_defs};
 
 #[derive(Parser)]
-#[command(name = "corpora", version, about = "checkbench's corpora: synthetic, pinned npm packages, local directories")]
+#[command(
+    name = "corpora",
+    version,
+    about = "checkbench's corpora: synthetic, pinned npm packages, local directories"
+)]
 struct Cli {
     /// Cache root (default: $CHECKBENCH_CACHE, else the user's cache directory + /checkbench).
     #[arg(long, global = true, value_name = "DIR")]
@@ -64,7 +68,8 @@ fn run(cli: Cli) -> Result<()> {
         Command::List => list(&opts),
         Command::Fetch { name } => fetch(&name, &opts),
         Command::Stats { corpus, json } => {
-            let opened = corpora::open(&corpus, &opts).with_context(|| format!("opening corpus `{corpus}`"))?;
+            let opened = corpora::open(&corpus, &opts)
+                .with_context(|| format!("opening corpus `{corpus}`"))?;
             let stats = corpora::stats::measure(&opened);
             if json {
                 println!("{}", serde_json::to_string_pretty(&stats)?);
@@ -79,7 +84,10 @@ fn run(cli: Cli) -> Result<()> {
             }
             corpora::fetch(&name, &opts).with_context(|| format!("fetching corpus `{name}`"))?;
             let root = corpora::cache_root(opts.cache_dir.as_deref())?;
-            println!("{}", corpora::corpus_dir(&root, &name).join("files").display());
+            println!(
+                "{}",
+                corpora::corpus_dir(&root, &name).join("files").display()
+            );
             Ok(())
         }
     }
@@ -87,7 +95,10 @@ fn run(cli: Cli) -> Result<()> {
 
 fn list(opts: &OpenOptions) -> Result<()> {
     let root = corpora::cache_root(opts.cache_dir.as_deref())?;
-    println!("{:<12} {:<36} {:<48} cached", "corpus", "provenance", "packages");
+    println!(
+        "{:<12} {:<36} {:<48} cached",
+        "corpus", "provenance", "packages"
+    );
     println!(
         "{:<12} {:<36} {:<48} built in",
         "synthetic",

@@ -7,7 +7,10 @@ pub(crate) const SOURCE_EXTENSIONS: &[&str] = &[
 
 /// The source extension of `path`, if it has one.
 pub(crate) fn source_extension(path: &str) -> Option<&'static str> {
-    SOURCE_EXTENSIONS.iter().copied().find(|e| path.ends_with(e))
+    SOURCE_EXTENSIONS
+        .iter()
+        .copied()
+        .find(|e| path.ends_with(e))
 }
 
 /// Joins `rel` onto the directory `base` and normalises the result lexically.
@@ -74,7 +77,10 @@ mod tests {
             join_normalised("excalidraw/dist/dev", "../../../math/angle.ts").as_deref(),
             Some("math/angle.ts")
         );
-        assert_eq!(join_normalised("", "../../../../etc/passwd").as_deref(), Some("etc/passwd"));
+        assert_eq!(
+            join_normalised("", "../../../../etc/passwd").as_deref(),
+            Some("etc/passwd")
+        );
     }
 
     #[test]
@@ -83,9 +89,18 @@ mod tests {
             join_normalised("dist", "webpack://@scope/pkg/./src/x.ts").as_deref(),
             Some("src/x.ts")
         );
-        assert_eq!(join_normalised("dist", "webpack:///src/x.ts").as_deref(), Some("src/x.ts"));
-        assert_eq!(join_normalised("dist", "/abs/x.ts").as_deref(), Some("abs/x.ts"));
-        assert_eq!(join_normalised("dist", "C:\\src\\x.ts").as_deref(), Some("dist/src/x.ts"));
+        assert_eq!(
+            join_normalised("dist", "webpack:///src/x.ts").as_deref(),
+            Some("src/x.ts")
+        );
+        assert_eq!(
+            join_normalised("dist", "/abs/x.ts").as_deref(),
+            Some("abs/x.ts")
+        );
+        assert_eq!(
+            join_normalised("dist", "C:\\src\\x.ts").as_deref(),
+            Some("dist/src/x.ts")
+        );
     }
 
     #[test]

@@ -70,7 +70,13 @@ mod tests {
         let map = br#"{"version":3,"sources":["../../src/a.ts","../../styles.css","<define:x>"],
             "sourcesContent":["export const a = 1;\n","body{}",""],"mappings":""}"#;
         let got = rebuild("pkg/dist/dev/index.js.map", map).unwrap();
-        assert_eq!(got.sources, vec![("pkg/src/a.ts".to_string(), "export const a = 1;\n".to_string())]);
+        assert_eq!(
+            got.sources,
+            vec![(
+                "pkg/src/a.ts".to_string(),
+                "export const a = 1;\n".to_string()
+            )]
+        );
         assert!(got.blobs.is_empty());
     }
 

@@ -102,7 +102,9 @@ pub fn measure(corpus: &Corpus) -> Stats {
         .files
         .par_iter()
         .map(|f| {
-            let ext = paths::source_extension(&f.path).unwrap_or("other").to_string();
+            let ext = paths::source_extension(&f.path)
+                .unwrap_or("other")
+                .to_string();
             (ext, sizes(f), mix_of(f))
         })
         .collect();
@@ -165,7 +167,9 @@ pub(crate) fn parse(path: &str, bytes: &[u8]) -> Result<ast::Program, String> {
     // Position 0 is swc's dummy span; real files start at 1.
     let input = StringInput::new(text, BytePos(1), BytePos(1 + len));
     let mut parser = Parser::new(syntax_for(path), input, None);
-    let program = parser.parse_program().map_err(|e| format!("{:?}", e.kind()))?;
+    let program = parser
+        .parse_program()
+        .map_err(|e| format!("{:?}", e.kind()))?;
     match parser.take_errors().first() {
         Some(e) => Err(format!("{:?}", e.kind())),
         None => Ok(program),
@@ -274,12 +278,11 @@ impl Visit for Imports {
     }
     fn visit_call_expr(&mut self, node: &ast::CallExpr) {
         let is_require = matches!(&node.callee, ast::Callee::Expr(e) if matches!(&**e, ast::Expr::Ident(i) if &*i.sym == "require"));
-        if matches!(node.callee, ast::Callee::Import(_)) || is_require {
-            if let Some(ast::ExprOrSpread { spread: None, expr }) = node.args.first()
-                && let ast::Expr::Lit(ast::Lit::Str(s)) = &**expr
-            {
-                self.push(s);
-            }
+        if (matches!(node.callee, ast::Callee::Import(_)) || is_require)
+            && let Some(ast::ExprOrSpread { spread: None, expr }) = node.args.first()
+            && let ast::Expr::Lit(ast::Lit::Str(s)) = &**expr
+        {
+            self.push(s);
         }
         node.visit_children_with(self);
     }
@@ -288,20 +291,46 @@ impl Visit for Imports {
 impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "corpus {} ({})", self.name, self.provenance)?;
-        writeln!(f, "{:<10} {:>7} {:>12} {:>9}", "extension", "files", "bytes", "lines")?;
+        writeln!(
+            f,
+            "{:<10} {:>7} {:>12} {:>9}",
+            "extension", "files", "bytes", "lines"
+        )?;
         for (ext, s) in &self.by_extension {
-            writeln!(f, "{:<10} {:>7} {:>12} {:>9}", ext, s.files, s.bytes, s.lines)?;
+            writeln!(
+                f,
+                "{:<10} {:>7} {:>12} {:>9}",
+                ext, s.files, s.bytes, s.lines
+            )?;
         }
         let t = self.total;
-        writeln!(f, "{:<10} {:>7} {:>12} {:>9}", "total", t.files, t.bytes, t.lines)?;
+        writeln!(
+            f,
+            "{:<10} {:>7} {:>12} {:>9}",
+            "total", t.files, t.bytes, t.lines
+        )?;
         let l = self.lib;
-        writeln!(f, "{:<10} {:>7} {:>12} {:>9}", "+ lib", l.files, l.bytes, l.lines)?;
+        writeln!(
+            f,
+            "{:<10} {:>7} {:>12} {:>9}",
+            "+ lib", l.files, l.bytes, l.lines
+        )?;
         writeln!(f, "syntax mix (count, per KLOC):")?;
         for (name, count) in self.mix.entries() {
-            writeln!(f, "  {:<14} {:>8} {:>8.1}", name, count, self.per_kloc(count))?;
+            writeln!(
+                f,
+                "  {:<14} {:>8} {:>8.1}",
+                name,
+                count,
+                self.per_kloc(count)
+            )?;
         }
         if !self.parse_failures.is_empty() {
-            writeln!(f, "files swc could not parse: {}", self.parse_failures.len())?;
+            writeln!(
+                f,
+                "files swc could not parse: {}",
+                self.parse_failures.len()
+            )?;
             for (path, why) in self.parse_failures.iter().take(5) {
                 writeln!(f, "  {path}: {why}")?;
             }

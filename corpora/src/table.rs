@@ -288,8 +288,8 @@ mod tests {
         assert_eq!(pins().len(), rows, "a row did not parse");
         for pin in pins() {
             assert!(
-                DEFS.iter()
-                    .any(|d| d.table_name == pin.corpus && d.packages.iter().any(|p| p.package == pin.package)),
+                DEFS.iter().any(|d| d.table_name == pin.corpus
+                    && d.packages.iter().any(|p| p.package == pin.package)),
                 "{} is not taken by any corpus",
                 pin.spec()
             );

@@ -1,0 +1,136 @@
+//! The `corpora` binary: exit codes, messages on stderr, offline work from the cache.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use corpora::fetch_plan;
+
+use crate::fixture::{self, cache_entries, default_tarball, integrity, npm_serving, plan};
+
+/// Runs `corpora --cache-dir CACHE ARGS` with `PATH` emptied (no npm to be found) unless
+/// `npm` names a program.
+fn corpora(cache: &Path, npm: Option<&Path>, args: &[&str]) -> Output {
+    let empty = cache.with_extension("empty-path");
+    std::fs::create_dir_all(&empty).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_corpora"));
+    cmd.arg("--cache-dir")
+        .arg(cache)
+        .args(args)
+        .env("PATH", &empty)
+        .env_remove(corpora::NPM_ENV);
+    if let Some(npm) = npm {
+        cmd.env(corpora::NPM_ENV, npm);
+    }
+    cmd.output().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn fetch_without_npm_on_path_fails_naming_the_package() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let out = corpora(&cache, None, &["fetch", "trpc"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("@trpc/server@11.25.2") && err.contains("npm"),
+        "{err}"
+    );
+    assert!(
+        cache_entries(&cache).is_empty(),
+        "{:?}",
+        cache_entries(&cache)
+    );
+}
+
+#[test]
+fn fetch_with_a_failing_npm_fails_with_npm_s_words() {
+    let tmp = tempfile::tempdir().unwrap();
+    let npm = fixture::script(tmp.path(), "echo 'npm error code E404' >&2; exit 1");
+    let cache = tmp.path().join("cache");
+    let out = corpora(&cache, Some(&npm), &["fetch", "typeorm"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("typeorm@1.1.1") && err.contains("E404"),
+        "{err}"
+    );
+    assert!(cache_entries(&cache).is_empty());
+}
+
+#[test]
+fn stats_on_a_missing_directory_fails_naming_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = corpora(&tmp.path().join("cache"), None, &["stats", "./no/such/dir"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("no/such/dir"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_local_directory_without_npm_or_cached_lib_says_the_library_is_missing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("proj");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("a.ts"), b"export {};\n").unwrap();
+    let out = corpora(
+        &tmp.path().join("cache"),
+        None,
+        &["stats", dir.to_str().unwrap()],
+    );
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("standard library") && err.contains("typescript"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_cached_corpus_opens_offline_and_is_listed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tgz = default_tarball();
+    let npm = npm_serving(tmp.path(), &tgz);
+    let cache = tmp.path().join("cache");
+    // Stand-ins for trpc and its standard library, cached as a fetch would.
+    for name in ["trpc", "lib"] {
+        fetch_plan(&plan(name, integrity(&tgz)), &cache, &npm, false).unwrap();
+    }
+    let out = corpora(&cache, None, &["-q", "stats", "trpc"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("corpus trpc"), "{text}");
+    let total: Vec<&str> = text
+        .lines()
+        .find(|l| l.starts_with("total"))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(total[1], "5", "{text}");
+
+    let out = corpora(&cache, None, &["-q", "path", "trpc"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let dir = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert!(Path::new(&dir).join("src/a.ts").is_file(), "{dir}");
+
+    let out = corpora(&cache, None, &["list"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for needle in [
+        "trpc",
+        "excalidraw",
+        "typeorm",
+        "playwright",
+        "typescript",
+        "declarations only",
+        "rebuilt from source maps",
+    ] {
+        assert!(text.contains(needle), "{needle} missing from:\n{text}");
+    }
+    let trpc_line = text.lines().find(|l| l.starts_with("trpc ")).unwrap();
+    assert!(trpc_line.contains("5 files"), "{trpc_line}");
+    let typeorm_line = text.lines().find(|l| l.starts_with("typeorm ")).unwrap();
+    assert!(typeorm_line.ends_with(" no"), "{typeorm_line}");
+}

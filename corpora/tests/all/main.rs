@@ -1,0 +1,7 @@
+//! corpora's integration tests; none touches the network.
+
+mod cli;
+mod fetch;
+mod fixture;
+mod local;
+mod stats;
