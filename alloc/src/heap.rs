@@ -146,8 +146,10 @@ pub(crate) unsafe fn fast_alloc(arena: &Arena, class: usize, zero_len: usize) ->
         return head as *mut u8;
     }
     let bump = state.bump.load(Relaxed);
+    let limit = state.limit.load(Relaxed);
+    debug_assert!(bump <= limit, "the bump pointer passed its limit");
     let size = class_size(class);
-    if state.limit.load(Relaxed) - bump >= size {
+    if limit - bump >= size {
         state.bump.store(bump + size, Relaxed);
         return bump as *mut u8;
     }

@@ -60,3 +60,38 @@ fn ablations_are_hybrid_only_and_non_hybrid_has_no_switch() {
     assert_eq!("nohuge".parse::<Policy>().unwrap().switch_bytes(), None);
     assert!("huge+collapse".parse::<Policy>().is_err());
 }
+
+mod properties {
+    use proptest::prelude::*;
+    use slice_alloc::{MAX_SWITCH_MIB, Policy, ThpPolicy};
+
+    fn policy() -> impl Strategy<Value = Policy> {
+        prop_oneof![
+            Just(ThpPolicy::NoHuge),
+            Just(ThpPolicy::Huge),
+            (1..=MAX_SWITCH_MIB).prop_map(|switch_at_mib| ThpPolicy::Hybrid { switch_at_mib }),
+        ]
+        .prop_flat_map(|thp| {
+            let hybrid = matches!(thp, ThpPolicy::Hybrid { .. });
+            (any::<bool>(), any::<bool>()).prop_map(move |(populate, collapse)| Policy {
+                thp,
+                populate: populate && hybrid,
+                collapse: collapse && hybrid,
+            })
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn every_policy_parses_back_from_its_display(policy in policy()) {
+            prop_assert_eq!(policy.to_string().parse::<Policy>(), Ok(policy));
+        }
+
+        #[test]
+        fn arbitrary_bytes_are_refused_or_parse_to_a_policy_that_round_trips(bytes in prop::collection::vec(any::<u8>(), 0..24)) {
+            if let Some(policy) = Policy::parse_bytes(&bytes) {
+                prop_assert_eq!(policy.to_string().parse::<Policy>(), Ok(policy));
+            }
+        }
+    }
+}
