@@ -18,6 +18,9 @@ pub const CHECKERS: [usize; 2] = [1, 8];
 pub const SWITCH_POINTS_MIB: [u32; 4] = [2, 4, 8, 16];
 
 const COMMIT_FIGURES: &str = include_str!("../data/commit-figures.tsv");
+/// The real TypeScript checkers on the same corpora (a copy of
+/// `shared/reference/native-checker.tsv`).
+const NATIVE_CHECKER: &str = include_str!("../data/native-checker.tsv");
 
 /// The matrix: all five corpora at 1 and 8 checkers; the three slice policies and the
 /// three other allocators; with `ablations` also the switch sweep, +populate and +collapse.
@@ -82,6 +85,41 @@ pub fn published() -> Vec<Published> {
                 hybrid_faults: num(5)?,
                 all_wall_pct: num(6)?,
                 all_rss_pct: num(7)?,
+            })
+        })
+        .collect()
+}
+
+/// One row of the native checkers' measurements.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Native {
+    pub corpus: String,
+    /// `tsgo` (the native port) or `tsc6`.
+    pub tool: String,
+    pub checkers: usize,
+    pub wall_s: f64,
+    pub max_rss_mb: f64,
+    pub minor_faults: f64,
+    pub files: u64,
+    pub types: u64,
+}
+
+/// The native checkers' rows, from the embedded TSV.
+pub fn native() -> Vec<Native> {
+    NATIVE_CHECKER
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.starts_with("corpus\t"))
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            Some(Native {
+                corpus: f.first()?.to_string(),
+                tool: f.get(1)?.to_string(),
+                checkers: f.get(2)?.parse().ok()?,
+                wall_s: f.get(3)?.parse().ok()?,
+                max_rss_mb: f.get(4)?.parse().ok()?,
+                minor_faults: f.get(5)?.parse().ok()?,
+                files: f.get(6)?.parse().ok()?,
+                types: f.get(7)?.parse().ok()?,
             })
         })
         .collect()
@@ -155,6 +193,18 @@ pub fn markdown(results: &Results) -> String {
             "## Ablations: +populate and +collapse\n\nPercent change against plain \
              slice-hybrid (not against the baseline): the question is whether either helps \
              hybrid.\n\n{}",
+            table.to_markdown()
+        );
+    }
+    if let Some(table) = workload(results) {
+        let _ = writeln!(
+            out,
+            "## Workload size beside the native checker\n\nWhat our checker did, as the \
+             baseline's children counted it, and its median peak RSS, minor faults and bytes \
+             carved by the slice allocator; beside it tsgo (the native TypeScript checker) on \
+             the same corpus where it was measured (`shared/reference/native-checker.tsv`). \
+             The policy effect grows with the bytes each slice carves: a checker that \
+             allocates less than the original crosses the switch point later or never.\n\n{}",
             table.to_markdown()
         );
     }
@@ -354,6 +404,66 @@ fn others(results: &Results) -> Option<Table> {
     })
 }
 
+fn workload(results: &Results) -> Option<Table> {
+    let baseline = results.settings.baseline;
+    let native = native();
+    let mib = |bytes: f64| format!("{:.1}", bytes / (1024.0 * 1024.0));
+    let table_rows: Vec<Vec<String>> = rows(results)
+        .filter_map(|(checkers, corpus)| {
+            let set = results.get(corpus, baseline, checkers)?;
+            let (work, median) = (set.workload?, set.median?);
+            let carved = set
+                .allocator
+                .as_ref()
+                .and_then(|a| a.carved_bytes)
+                .map_or("-".to_string(), |b| mib(b as f64));
+            let tsgo = native
+                .iter()
+                .find(|n| n.tool == "tsgo" && n.corpus == *corpus && n.checkers == checkers)
+                .map_or("-".to_string(), |n| {
+                    format!(
+                        "{} files, {} types, {:.0} MB, {} faults",
+                        n.files,
+                        n.types,
+                        n.max_rss_mb,
+                        count(n.minor_faults)
+                    )
+                });
+            Some(vec![
+                checkers.to_string(),
+                corpus.clone(),
+                work.files.to_string(),
+                mib(work.bytes as f64),
+                work.ast_nodes.to_string(),
+                work.types.to_string(),
+                work.relations.to_string(),
+                format!("{:.1}", median.rss_kib() / 1024.0),
+                count(median.minor_faults),
+                carved,
+                tsgo,
+            ])
+        })
+        .collect();
+    (!table_rows.is_empty()).then(|| Table {
+        header: [
+            "checkers",
+            "corpus",
+            "files",
+            "source MiB",
+            "AST nodes",
+            "types",
+            "relations",
+            "RSS MiB",
+            "minor faults",
+            "carved MiB",
+            "tsgo (native)",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: table_rows,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,6 +478,17 @@ mod tests {
             .unwrap();
         assert_eq!(trpc8.all_rss_pct, 71.2);
         assert_eq!(trpc8.nohuge_faults, 159000.0);
+    }
+
+    #[test]
+    fn the_embedded_native_measurements_parse() {
+        let rows = native();
+        assert_eq!(rows.len(), 9);
+        let trpc = rows
+            .iter()
+            .find(|r| r.corpus == "trpc" && r.tool == "tsgo" && r.checkers == 1)
+            .unwrap();
+        assert_eq!((trpc.max_rss_mb, trpc.types), (117.0, 52700));
     }
 
     #[test]

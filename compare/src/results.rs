@@ -44,6 +44,9 @@ pub struct ResultSet {
     /// Which allocator served the runs, as the last successful child proved it.
     #[serde(default)]
     pub allocator: Option<AllocatorProof>,
+    /// The workload's size, as the last successful child counted it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workload: Option<Workload>,
     pub runs: Vec<Run>,
     /// Runs whose status is `ok`; only these enter the summaries.
     #[serde(default)]
@@ -73,6 +76,23 @@ pub struct Run {
     /// What the child said about its allocator.
     #[serde(default)]
     pub allocator: Option<AllocatorProof>,
+    /// What the child said about the size of its work.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workload: Option<Workload>,
+}
+
+/// The size of the input and of the checker's state, as the child counted it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Workload {
+    pub files: u64,
+    /// Source bytes, standard library included.
+    pub bytes: u64,
+    pub ast_nodes: u64,
+    pub symbols: u64,
+    pub types: u64,
+    /// Assignability relations computed.
+    pub relations: u64,
+    pub diagnostics: u64,
 }
 
 /// The measured figures of one run (`Figures<f64, u64>`) or their summary (`Figures<f64, f64>`).
@@ -231,7 +251,8 @@ pub struct AllocatorProof {
 }
 
 impl AllocatorProof {
-    /// One line for tables: `mimalloc 2.1.7`, `slice hybrid@8 (3 arenas, 12 switches)`.
+    /// One line for tables: `mimalloc 3.3.2`, `slice hybrid@8 (3 arenas, 12 switches)`.
+    /// A git-describe identity keeps 9 digits of its hash: `5.3.1-0-g81034ce1f`.
     pub fn describe(&self) -> String {
         match (&self.policy, self.arenas_claimed, self.switches) {
             (Some(policy), Some(arenas), Some(switches)) => {
@@ -239,7 +260,15 @@ impl AllocatorProof {
             }
             (Some(policy), _, _) => format!("slice {policy}"),
             _ if self.identity.is_empty() => self.name.clone(),
-            _ => format!("{} {}", self.name, self.identity),
+            _ => {
+                let identity = match self.identity.split_once("-g") {
+                    Some((version, hash)) => {
+                        format!("{version}-g{}", hash.chars().take(9).collect::<String>())
+                    }
+                    None => self.identity.clone(),
+                };
+                format!("{} {identity}", self.name)
+            }
         }
     }
 }
@@ -318,6 +347,7 @@ impl Results {
                     contender,
                     checkers,
                     allocator: None,
+                    workload: None,
                     runs: Vec::new(),
                     ok_runs: 0,
                     median: None,
@@ -376,6 +406,7 @@ impl Results {
             set.min = Summary::over(&ok, stats::min);
             set.max = Summary::over(&ok, stats::max);
             set.allocator = ok.iter().rev().find_map(|run| run.allocator.clone());
+            set.workload = ok.iter().rev().find_map(|run| run.workload);
         }
         let baseline = self.settings.baseline;
         let versus: Vec<Option<Versus>> = self

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use checker::report::RunReport;
 
 use crate::contender::{self, Contender};
-use crate::results::{AllocatorProof, Figures, Run, RunStatus};
+use crate::results::{AllocatorProof, Figures, Run, RunStatus, Workload};
 
 /// How a child ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,6 +129,7 @@ pub fn judge(contender: Contender, round: usize, measured: &Measurement) -> Run 
             anon_huge_kib: 0,
         },
         allocator: None,
+        workload: None,
     };
     let stderr = last_line(&measured.stderr);
     let because = |what: String| match &stderr {
@@ -161,6 +162,16 @@ pub fn judge(contender: Contender, round: usize, measured: &Measurement) -> Run 
         run.status = RunStatus::Failed(why);
     }
     run.allocator = Some(proof);
+    let counts = &report.counts;
+    run.workload = Some(Workload {
+        files: counts.files,
+        bytes: counts.bytes,
+        ast_nodes: counts.ast_nodes,
+        symbols: counts.symbols,
+        types: counts.types,
+        relations: counts.relations,
+        diagnostics: counts.diagnostics,
+    });
     run
 }
 

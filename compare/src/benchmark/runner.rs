@@ -111,5 +111,6 @@ fn failed_to_start(round: usize, error: &std::io::Error) -> Run {
         digest: String::new(),
         figures: Default::default(),
         allocator: None,
+        workload: None,
     }
 }

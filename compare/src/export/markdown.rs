@@ -43,6 +43,18 @@ pub fn render(results: &Results) -> String {
         table::plural(settings.warmup),
         settings.baseline,
     );
+    let most_checkers = settings.checkers.iter().copied().max().unwrap_or(1);
+    if env.cpu_count > 0 && most_checkers > env.cpu_count {
+        let _ = writeln!(
+            out,
+            "Limits of this machine: {most_checkers} checkers share {} CPU{}, so wall time at \
+             {most_checkers} checkers measures time-slicing rather than parallel speed-up, and \
+             contention from other processes weighs more. RSS and page faults do not depend on \
+             the core count: every checker keeps its own tables and arena either way.\n",
+            env.cpu_count,
+            table::plural(env.cpu_count),
+        );
+    }
     let _ = writeln!(
         out,
         "How to read: wall % and RSS % are the change of the contender's median against \

@@ -194,6 +194,7 @@ fn faults(
                 .get(index as usize)
                 .map_or(String::new(), |c| c.to_string())
         })
+        .y_label_formatter(&|v| format!("{v:.0}"))
         .y_desc("median minor faults (min-max whiskers)")
         .draw()
         .map_err(err)?;
