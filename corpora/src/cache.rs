@@ -94,12 +94,19 @@ pub fn read_manifest(root: &Path, name: &str) -> Result<Option<Manifest>, Error>
         .filter(|m| m.format == FORMAT && m.name == name))
 }
 
-/// The files of a cached corpus in manifest order, or `None` when it is not cached or a
-/// file no longer matches the manifest.
-pub(crate) fn load(root: &Path, name: &str) -> Result<Option<Vec<SourceFile>>, Error> {
+/// The files of a cached corpus in manifest order, or `None` when it is not cached, was
+/// fetched from other pins than `pins`, or a file no longer matches the manifest.
+pub(crate) fn load(
+    root: &Path,
+    name: &str,
+    pins: &[Pin],
+) -> Result<Option<Vec<SourceFile>>, Error> {
     let Some(manifest) = read_manifest(root, name)? else {
         return Ok(None);
     };
+    if !manifest.packages.iter().map(|p| &p.pin).eq(pins.iter()) {
+        return Ok(None);
+    }
     let dir = corpus_dir(root, name).join(FILES);
     let mut files = Vec::with_capacity(manifest.files.len());
     for record in &manifest.files {
@@ -127,6 +134,7 @@ pub(crate) fn store(
 ) -> Result<PathBuf, Error> {
     let parent = root.join("corpora");
     fs::create_dir_all(&parent).map_err(Error::io(&parent))?;
+    remove_abandoned(&parent, &manifest.name);
     let tmp = tempfile::Builder::new()
         .prefix(&format!(".{}-partial-", manifest.name))
         .tempdir_in(&parent)
@@ -150,8 +158,13 @@ pub(crate) fn store(
     fs::write(&manifest_path, json).map_err(Error::io(&manifest_path))?;
 
     let dest = corpus_dir(root, &manifest.name);
+    let pins: Vec<Pin> = manifest.packages.iter().map(|p| p.pin.clone()).collect();
+    if load(root, &manifest.name, &pins)?.is_some() {
+        // Another process completed the same corpus meanwhile; theirs stands.
+        return Ok(dest);
+    }
     if dest.exists() {
-        // Not complete (or we would not be fetching): move it aside, then drop it.
+        // Incomplete: move it aside, then drop it.
         let stale = tempfile::Builder::new()
             .prefix(&format!(".{}-stale-", manifest.name))
             .tempdir_in(&parent)
@@ -168,6 +181,28 @@ pub(crate) fn store(
         }
     }
     Ok(dest)
+}
+
+/// Removes temporary directories of `name` that a killed fetch left over an hour ago.
+/// Best effort: what cannot be removed now is tried again by the next fetch.
+fn remove_abandoned(parent: &Path, name: &str) {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    let prefixes = [format!(".{name}-partial-"), format!(".{name}-stale-")];
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let file_name = file_name.to_string_lossy();
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age.as_secs() > 3600);
+        if old && prefixes.iter().any(|p| file_name.starts_with(p.as_str())) {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// `dir/rel` when every component of `rel` is a plain name.

@@ -45,7 +45,7 @@ pub fn fetch(name: &str, opts: &OpenOptions) -> Result<Manifest, Error> {
     let def = crate::table::corpus_def(name).ok_or_else(|| Error::Unknown(name.to_string()))?;
     let root = cache::resolve_root(opts.cache_dir.as_deref())?;
     if let Some(manifest) = cache::read_manifest(&root, def.name)?
-        && cache::load(&root, def.name)?.is_some()
+        && cache::load(&root, def.name, &def.pins())?.is_some()
     {
         return Ok(manifest);
     }

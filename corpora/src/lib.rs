@@ -242,14 +242,15 @@ pub fn open(spec: &str, opts: &OpenOptions) -> Result<Corpus, Error> {
 /// Reads a named corpus from the cache, fetching it first when allowed.
 fn open_named(def: &CorpusDef, opts: &OpenOptions) -> Result<Vec<SourceFile>, Error> {
     let root = cache::resolve_root(opts.cache_dir.as_deref())?;
-    if let Some(files) = cache::load(&root, def.name)? {
+    let pins = def.pins();
+    if let Some(files) = cache::load(&root, def.name, &pins)? {
         return Ok(files);
     }
     if !opts.fetch {
         return Err(Error::NotCached(def.name.to_string()));
     }
     fetch::fetch_into(def, &root, &Npm::from_env(), opts.progress)?;
-    cache::load(&root, def.name)?.ok_or_else(|| Error::Cache {
+    cache::load(&root, def.name, &pins)?.ok_or_else(|| Error::Cache {
         path: cache::corpus_dir(&root, def.name),
         why: "fetched but not readable back".to_string(),
     })

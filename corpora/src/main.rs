@@ -107,8 +107,12 @@ fn list(opts: &OpenOptions) -> Result<()> {
     );
     for def in corpus_defs() {
         let packages: Vec<String> = def.pins().iter().map(|p| p.spec()).collect();
+        let pins = def.pins();
         let cached = match corpora::read_manifest(&root, def.name)? {
-            Some(m) => format!("{} files, {} bytes", m.files.len(), m.total_bytes()),
+            Some(m) if m.packages.iter().map(|p| &p.pin).eq(pins.iter()) => {
+                format!("{} files, {} bytes", m.files.len(), m.total_bytes())
+            }
+            Some(_) => "stale (other pins; fetch again)".to_string(),
             None => "no".to_string(),
         };
         println!(

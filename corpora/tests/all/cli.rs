@@ -98,6 +98,21 @@ fn a_cached_corpus_opens_offline_and_is_listed() {
     for name in ["trpc", "lib"] {
         fetch_plan(&plan(name, integrity(&tgz)), &cache, &npm, false).unwrap();
     }
+    let out = corpora(&cache, None, &["list"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let trpc_line = text.lines().find(|l| l.starts_with("trpc ")).unwrap();
+    assert!(
+        trpc_line.contains("stale"),
+        "cached from other pins: {trpc_line}"
+    );
+    let out = corpora(&cache, None, &["-q", "stats", "trpc"]);
+    assert!(
+        !out.status.success(),
+        "a corpus cached from other pins was used"
+    );
+    for name in ["trpc", "lib"] {
+        claim_real_pins(&cache, name);
+    }
     let out = corpora(&cache, None, &["-q", "stats", "trpc"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout);
@@ -133,4 +148,20 @@ fn a_cached_corpus_opens_offline_and_is_listed() {
     assert!(trpc_line.contains("5 files"), "{trpc_line}");
     let typeorm_line = text.lines().find(|l| l.starts_with("typeorm ")).unwrap();
     assert!(typeorm_line.ends_with(" no"), "{typeorm_line}");
+}
+
+/// Rewrites the pins in a cached stand-in's manifest to the real ones, as if the real
+/// packages had been fetched.
+fn claim_real_pins(cache: &Path, name: &str) {
+    let mut manifest = corpora::read_manifest(cache, name).unwrap().unwrap();
+    let pins = corpora::corpus_def(name).unwrap().pins();
+    manifest.packages = pins
+        .into_iter()
+        .map(|pin| corpora::PackageRecord {
+            pin,
+            ..manifest.packages[0].clone()
+        })
+        .collect();
+    let path = corpora::corpus_dir(cache, name).join("manifest.json");
+    std::fs::write(path, serde_json::to_vec(&manifest).unwrap()).unwrap();
 }
