@@ -15,7 +15,9 @@ use swc_ecma_ast::*;
 use crate::bind::{self, Bound, DeclRef as BDecl, Imported, MemberDecl, SymbolId, flags};
 use crate::diag::{Code, Diagnostic};
 use crate::parse::ParsedFile;
-use crate::types::{ObjectType, Param, Prop as PropT, Signature, TypeId, TypeKind, TypeTable, ids};
+use crate::types::{
+    ObjectType, Param, Prop as PropT, PropSymbol, Signature, TypeId, TypeKind, TypeTable, ids,
+};
 
 /// Deepest expression, statement or type nesting the checker walks.
 pub const MAX_DEPTH: u32 = 3_000;
@@ -24,7 +26,12 @@ const MAX_TYPE_DEPTH: u32 = 40;
 
 /// What a checker remembers about a symbol (TypeScript's "symbol links").
 #[derive(Default)]
+#[allow(dead_code)]
 struct SymbolLinks {
+    write_type: Option<TypeId>,
+    name_type: Option<TypeId>,
+    check_flags: u32,
+    referenced: bool,
     value_type: Option<TypeId>,
     declared_type: Option<TypeId>,
     type_params: Option<Rc<[TypeId]>>,
@@ -34,14 +41,40 @@ struct SymbolLinks {
     circular: bool,
 }
 
-/// What a checker remembers about an expression node (TypeScript's "node links").
+/// What a checker remembers about a node it checked (TypeScript's "node links"). The
+/// field set follows TypeScript's, so a checker's memory per node is a real checker's;
+/// like there, most fields of most nodes stay empty.
 #[allow(dead_code)]
 struct NodeLinks {
-    ty: TypeId,
-    contextual: Option<TypeId>,
-    symbol: Option<SymbolId>,
-    signature: Option<Rc<Signature>>,
     flags: u32,
+    resolved_type: TypeId,
+    resolved_symbol: Option<SymbolId>,
+    resolved_signature: Option<Rc<Signature>>,
+    effects_signature: Option<Rc<Signature>>,
+    contextual_type: Option<TypeId>,
+    context_free_type: Option<TypeId>,
+    enum_member_value: Option<f64>,
+    outer_type_parameters: Option<Box<[TypeId]>>,
+    switch_types: Option<Box<[TypeId]>>,
+    deferred_nodes: Option<Box<[u32]>>,
+}
+
+impl NodeLinks {
+    fn new(flags: u32, resolved_type: TypeId) -> Box<Self> {
+        Box::new(NodeLinks {
+            flags,
+            resolved_type,
+            resolved_symbol: None,
+            resolved_signature: None,
+            effects_signature: None,
+            contextual_type: None,
+            context_free_type: None,
+            enum_member_value: None,
+            outer_type_parameters: None,
+            switch_types: None,
+            deferred_nodes: None,
+        })
+    }
 }
 
 /// Well-known global symbols a checker needs for apparent types.
@@ -73,6 +106,8 @@ pub struct Checker<'a, 'b> {
     relations: FxHashMap<(TypeId, TypeId), bool>,
     sym_links: FxHashMap<SymbolId, Box<SymbolLinks>>,
     node_links: FxHashMap<u64, Box<NodeLinks>>,
+    /// The signature each call resolved to (TypeScript's `resolvedSignature`).
+    resolved_signatures: FxHashMap<u64, Rc<Signature>>,
     members_cache: FxHashMap<TypeId, Rc<ObjectType>>,
     resolving_members: FxHashSet<TypeId>,
     inst_cache: FxHashMap<(TypeId, u64), TypeId>,
@@ -89,6 +124,15 @@ pub struct Checker<'a, 'b> {
     returns: Vec<Option<TypeId>>,
     diagnostics: Vec<Diagnostic>,
 }
+
+/// `NodeLinks::flags` of a type annotation node, an expression, a statement.
+const TYPE_NODE: u32 = 1 << 31;
+const EXPRESSION_NODE: u32 = 1 << 30;
+const STATEMENT_NODE: u32 = 1 << 29;
+/// Keeps statement links apart from expression links at the same position.
+const STATEMENT_KEY: u64 = 1 << 62;
+/// Keeps type-node links apart from expression links at the same position.
+const TYPE_NODE_KEY: u64 = 1 << 63;
 
 fn node_key(file: u32, lo: u32) -> u64 {
     ((file as u64) << 32) | lo as u64
@@ -132,6 +176,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             relations: FxHashMap::default(),
             sym_links: FxHashMap::default(),
             node_links: FxHashMap::default(),
+            resolved_signatures: FxHashMap::default(),
             members_cache: FxHashMap::default(),
             resolving_members: FxHashSet::default(),
             inst_cache: FxHashMap::default(),
@@ -390,6 +435,10 @@ impl<'a, 'b> Checker<'a, 'b> {
             Stmt::Empty(_) | Stmt::Debugger(_) | Stmt::Break(_) | Stmt::Continue(_) => {}
         }
         self.depth -= 1;
+        self.node_links.insert(
+            node_key(file, stmt_lo(stmt)) | STATEMENT_KEY,
+            NodeLinks::new(STATEMENT_NODE, ids::VOID),
+        );
     }
 
     fn too_deep(&mut self, file: u32, pos: u32) {
@@ -637,6 +686,41 @@ impl<'a, 'b> Checker<'a, 'b> {
         for i in &c.implements {
             self.check_heritage_node(file, i);
         }
+        if let Some(s) = sym.filter(|&s| !self.base_cycle(s)) {
+            // Like TypeScript, check the class against its base class and interfaces.
+            let d = self.declared_type(s);
+            let instance = self.this_instance(d);
+            let name = self.bound.symbol(s).name.clone();
+            let bases = c.super_class.iter().map(|e| {
+                (
+                    e,
+                    c.super_type_params.as_deref(),
+                    Code::ClassIncorrectlyExtends,
+                )
+            });
+            let implements = c
+                .implements
+                .iter()
+                .map(|i| (&i.expr, i.type_args.as_deref(), Code::IncorrectlyImplements));
+            for (e, args, code) in bases.chain(implements).collect::<Vec<_>>() {
+                if let Some(base) = self.heritage_type(file, e, args)
+                    && !self.is_assignable(instance, base)
+                {
+                    let b = self.type_to_string(base);
+                    let verb = if code == Code::IncorrectlyImplements {
+                        "implements interface"
+                    } else {
+                        "extends base class"
+                    };
+                    self.report(
+                        file,
+                        name_pos,
+                        code,
+                        format!("Class '{name}' incorrectly {verb} '{b}'."),
+                    );
+                }
+            }
+        }
         let this = match sym {
             Some(s) => self.declared_type(s),
             None => ids::ANY,
@@ -768,7 +852,23 @@ impl<'a, 'b> Checker<'a, 'b> {
                 );
             }
             let t = self.declared_type(sym);
+            let t = self.this_instance(t);
             self.members(t);
+            // Like TypeScript, check the interface against each base it extends.
+            if !self.base_cycle(sym) {
+                for e in &i.extends {
+                    if let Some(base) = self.heritage_type(file, &e.expr, e.type_args.as_deref())
+                        && !self.is_assignable(t, base)
+                    {
+                        let b = self.type_to_string(base);
+                        let msg = format!(
+                            "Interface '{}' incorrectly extends interface '{b}'.",
+                            i.id.sym
+                        );
+                        self.report(file, i.id.span.lo.0, Code::IncorrectlyExtends, msg);
+                    }
+                }
+            }
         }
         self.check_type_params(file, i.type_params.as_deref());
         for e in &i.extends {
@@ -1045,6 +1145,9 @@ impl<'a, 'b> Checker<'a, 'b> {
         self.type_depth -= 1;
         if self.alias_stack.is_empty() {
             self.type_nodes.insert(key, ty);
+            let links = NodeLinks::new(TYPE_NODE, ty);
+            self.node_links
+                .insert(node_key(file, key.1) | TYPE_NODE_KEY, links);
         }
         ty
     }
@@ -2166,7 +2269,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     let mm = self.members(m);
                     for name in &mm.order {
                         if !obj.props.contains_key(name) {
-                            obj.insert(name.clone(), mm.props[name].clone());
+                            obj.insert_symbol(name.clone(), mm.props[name].clone());
                         }
                     }
                     obj.calls.extend(mm.calls.iter().cloned());
@@ -2235,7 +2338,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             for b in bases {
                 let bm = self.members(b);
                 for name in &bm.order {
-                    obj.insert(name.clone(), bm.props[name].clone());
+                    obj.insert_symbol(name.clone(), bm.props[name].clone());
                 }
                 obj.calls.extend(bm.calls.iter().cloned());
                 obj.constructs.extend(bm.constructs.iter().cloned());
@@ -2259,7 +2362,14 @@ impl<'a, 'b> Checker<'a, 'b> {
                 _ => false,
             });
             let ty = self.type_of_symbol(m);
-            obj.insert(name, PropT { ty, optional });
+            let prop = PropSymbol {
+                name: name.clone(),
+                ty,
+                optional,
+                declaration: Some(m),
+                ..PropSymbol::empty(name.clone())
+            };
+            obj.insert_symbol(name, Rc::new(prop));
         }
         for (file, d) in &decls {
             if let BDecl::Interface(i) = d {
@@ -2346,7 +2456,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     let bt = self.types.of_symbol(12, bs);
                     let bm = self.members(bt);
                     for name in &bm.order {
-                        obj.insert(name.clone(), bm.props[name].clone());
+                        obj.insert_symbol(name.clone(), bm.props[name].clone());
                     }
                     for sig in &bm.constructs {
                         let mut sig = (**sig).clone();
@@ -2533,13 +2643,16 @@ impl<'a, 'b> Checker<'a, 'b> {
         for name in &o.order {
             let p = &o.props[name];
             let ty = self.instantiate(p.ty, m);
-            obj.insert(
-                name.clone(),
-                PropT {
-                    ty,
-                    optional: p.optional,
-                },
-            );
+            let prop = PropSymbol {
+                name: name.clone(),
+                ty,
+                optional: p.optional,
+                declaration: p.declaration,
+                parent: Some(p.ty),
+                check_flags: 1,
+                ..PropSymbol::empty(name.clone())
+            };
+            obj.insert_symbol(name.clone(), Rc::new(prop));
         }
         obj.calls = o
             .calls
@@ -2833,16 +2946,18 @@ impl<'a, 'b> Checker<'a, 'b> {
             self.check_expr_inner(file, e, contextual)
         };
         self.depth -= 1;
-        self.node_links.insert(
-            node_key(file, expr_lo(e)),
-            Box::new(NodeLinks {
-                ty: t,
-                contextual,
-                symbol: None,
-                signature: None,
-                flags: self.depth,
-            }),
-        );
+        let mut links = NodeLinks::new(EXPRESSION_NODE, t);
+        links.contextual_type = contextual;
+        if let Expr::Ident(i) = e {
+            links.resolved_symbol = self.bound.resolve(file, i.span.lo.0, &i.sym);
+        }
+        if let Expr::Call(_) | Expr::New(_) = e {
+            links.resolved_signature = self
+                .resolved_signatures
+                .get(&node_key(file, expr_lo(e)))
+                .cloned();
+        }
+        self.node_links.insert(node_key(file, expr_lo(e)), links);
         t
     }
 
@@ -3192,7 +3307,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     let t = self.check_expr(file, &s.expr, None);
                     let m = self.members(t);
                     for name in &m.order {
-                        obj.insert(name.clone(), m.props[name].clone());
+                        obj.insert_symbol(name.clone(), m.props[name].clone());
                     }
                 }
                 PropOrSpread::Prop(p) => {
@@ -3491,7 +3606,12 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
             }
             match failure {
-                None => return sig.ret,
+                None => {
+                    let ret = sig.ret;
+                    self.resolved_signatures
+                        .insert(node_key(file, pos), Rc::new(sig));
+                    return ret;
+                }
                 Some(f) => last_failure = Some((f, sig.ret)),
             }
         }

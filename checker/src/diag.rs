@@ -32,6 +32,12 @@ pub enum Code {
     ArgumentCount = 2554,
     /// `Module './x' has no exported member 'y'.`
     NoExportedMember = 2305,
+    /// `Class 'X' incorrectly extends base class 'Y'.`
+    ClassIncorrectlyExtends = 2415,
+    /// `Class 'X' incorrectly implements interface 'Y'.`
+    IncorrectlyImplements = 2420,
+    /// `Interface 'X' incorrectly extends interface 'Y'.`
+    IncorrectlyExtends = 2430,
     /// `No overload matches this call.`
     NoOverload = 2769,
 }

@@ -41,10 +41,58 @@ pub struct Prop {
     pub optional: bool,
 }
 
+/// A property as a checker keeps it: like TypeScript's transient symbols, one small
+/// allocation per property per resolved (or instantiated) object type, with the field set
+/// of a TypeScript symbol (most stay empty, as they do there).
+#[derive(Clone, Debug)]
+pub struct PropSymbol {
+    pub name: Atom,
+    pub ty: TypeId,
+    pub optional: bool,
+    /// The declaration the property came from, when it has one.
+    pub declaration: Option<SymbolId>,
+    /// Type the property was found on (before instantiation), for printing and caching.
+    pub parent: Option<TypeId>,
+    pub check_flags: u32,
+    pub write_type: Option<TypeId>,
+    pub name_type: Option<TypeId>,
+    pub key_type: Option<TypeId>,
+    pub synthetic_origin: Option<SymbolId>,
+    pub deferral_constituents: Option<Box<[TypeId]>>,
+    pub containing_type: Option<TypeId>,
+}
+
+impl PropSymbol {
+    /// A property of type `any` with every optional field empty.
+    pub fn empty(name: Atom) -> Self {
+        PropSymbol {
+            name,
+            ty: 0,
+            optional: false,
+            declaration: None,
+            parent: None,
+            check_flags: 0,
+            write_type: None,
+            name_type: None,
+            key_type: None,
+            synthetic_origin: None,
+            deferral_constituents: None,
+            containing_type: None,
+        }
+    }
+}
+
+impl std::ops::Deref for PropSymbol {
+    type Target = TypeId;
+    fn deref(&self) -> &TypeId {
+        &self.ty
+    }
+}
+
 /// The members of an object type: properties in declaration order, signatures, indexes.
 #[derive(Clone, Debug, Default)]
 pub struct ObjectType {
-    pub props: FxHashMap<Atom, Prop>,
+    pub props: FxHashMap<Atom, Rc<PropSymbol>>,
     /// Property names in declaration order, for printing.
     pub order: Vec<Atom>,
     pub calls: Vec<Rc<Signature>>,
@@ -55,6 +103,16 @@ pub struct ObjectType {
 
 impl ObjectType {
     pub fn insert(&mut self, name: Atom, prop: Prop) {
+        let symbol = PropSymbol {
+            name: name.clone(),
+            ty: prop.ty,
+            optional: prop.optional,
+            ..PropSymbol::empty(name.clone())
+        };
+        self.insert_symbol(name, Rc::new(symbol));
+    }
+
+    pub fn insert_symbol(&mut self, name: Atom, prop: Rc<PropSymbol>) {
         if self.props.insert(name.clone(), prop).is_none() {
             self.order.push(name);
         }
@@ -114,18 +172,24 @@ pub mod tflags {
     pub const LITERAL: u8 = 2;
 }
 
-/// One interned type.
+/// One interned type; each is its own allocation, as in a real checker.
 #[derive(Clone, Debug)]
 pub struct Type {
     pub kind: TypeKind,
     pub flags: u8,
     /// A key that depends only on the type's structure and symbol ids, never on type ids.
     pub stable: u64,
+    pub id: TypeId,
+    /// The symbol that names the type (classes, interfaces, enums, type parameters).
+    pub symbol: Option<SymbolId>,
+    /// Lazily computed facts (widened form, apparent type), `u32::MAX` when not computed.
+    pub widened: TypeId,
+    pub apparent: TypeId,
 }
 
 /// The interned types of one checker.
 pub struct TypeTable {
-    pub types: Vec<Type>,
+    pub types: Vec<Box<Type>>,
     unions: FxHashMap<Box<[TypeId]>, TypeId>,
     intersections: FxHashMap<Box<[TypeId]>, TypeId>,
     references: FxHashMap<(SymbolId, Box<[TypeId]>), TypeId>,
@@ -218,11 +282,25 @@ impl TypeTable {
 
     fn push(&mut self, kind: TypeKind, flags: u8, stable: u64) -> TypeId {
         let id = self.types.len() as TypeId;
-        self.types.push(Type {
+        let symbol = match &kind {
+            TypeKind::TypeParam(s)
+            | TypeKind::Declared(s)
+            | TypeKind::Reference(s, _)
+            | TypeKind::ClassStatic(s)
+            | TypeKind::Namespace(s)
+            | TypeKind::Enum(s)
+            | TypeKind::EnumLiteral(s) => Some(*s),
+            _ => None,
+        };
+        self.types.push(Box::new(Type {
             kind,
             flags,
             stable,
-        });
+            id,
+            symbol,
+            widened: u32::MAX,
+            apparent: u32::MAX,
+        }));
         id
     }
 
