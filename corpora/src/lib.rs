@@ -21,7 +21,9 @@ pub use cache::{
 pub use fetch::{FetchPlan, fetch, fetch_plan, verify_integrity};
 pub use local::{MAX_FILE_BYTES, read_dir};
 pub use npm::{NPM_ENV, Npm};
-pub use table::{CorpusDef, LIB, PackageDef, Pin, Take, corpus_def, corpus_defs, pins};
+pub use table::{
+    CorpusDef, LIB, PackageDef, Pin, Take, corpus_def, corpus_defs, module_roots, pins,
+};
 
 /// One source file of a corpus.
 #[derive(Clone, Debug)]

@@ -77,6 +77,9 @@ pub struct CorpusDef {
     pub packages: &'static [PackageDef],
     /// One line for `list`: what the corpus is.
     pub what: &'static str,
+    /// Bare module names the corpus imports itself by, and the corpus path each stands for
+    /// (`@trpc/server/http` is `server/src/http`); see [`module_roots`].
+    pub module_roots: &'static [(&'static str, &'static str)],
 }
 
 impl CorpusDef {
@@ -100,6 +103,10 @@ const DEFS: &[CorpusDef] = &[
         table_name: "trpc",
         provenance: Provenance::AuthoredSource,
         what: "@trpc/server + @trpc/client src/**/*.ts",
+        module_roots: &[
+            ("@trpc/server", "server/src"),
+            ("@trpc/client", "client/src"),
+        ],
         packages: &[
             PackageDef {
                 package: "@trpc/server",
@@ -130,6 +137,11 @@ const DEFS: &[CorpusDef] = &[
         table_name: "excalidraw",
         provenance: Provenance::RebuiltFromMaps,
         what: "dist/dev source maps' sourcesContent + type-only modules from dist/types",
+        module_roots: &[
+            ("@excalidraw/excalidraw", "excalidraw"),
+            ("@excalidraw/math", "math"),
+            ("@excalidraw/utils", "utils"),
+        ],
         packages: &[PackageDef {
             package: "@excalidraw/excalidraw",
             prefix: "",
@@ -147,6 +159,7 @@ const DEFS: &[CorpusDef] = &[
         table_name: "typeorm",
         provenance: Provenance::RebuiltFromMaps,
         what: "src/ from the sourcesContent of the non-browser source maps",
+        module_roots: &[("typeorm", "src")],
         packages: &[PackageDef {
             package: "typeorm",
             prefix: "",
@@ -161,6 +174,11 @@ const DEFS: &[CorpusDef] = &[
         table_name: "playwright",
         provenance: Provenance::DeclarationsOnly,
         what: "playwright-core + playwright types/*.d.ts",
+        module_roots: &[
+            ("playwright-core", "playwright-core/types/types"),
+            ("@playwright/test", "playwright/types/test"),
+            ("@playwright/test/reporter", "playwright/types/testReporter"),
+        ],
         packages: &[
             PackageDef {
                 package: "playwright-core",
@@ -191,6 +209,7 @@ const DEFS: &[CorpusDef] = &[
         table_name: "typescript",
         provenance: Provenance::Compiled,
         what: "lib/typescript.js + lib/*.d.ts (lib.*.d.ts come as the standard library)",
+        module_roots: &[("typescript", "lib/typescript")],
         packages: &[PackageDef {
             package: "typescript",
             prefix: "",
@@ -211,6 +230,7 @@ const DEFS: &[CorpusDef] = &[
         table_name: "typescript",
         provenance: Provenance::DeclarationsOnly,
         what: "the standard library: typescript lib/lib.*.d.ts",
+        module_roots: &[],
         packages: &[PackageDef {
             package: "typescript",
             prefix: "",
@@ -233,6 +253,14 @@ pub fn corpus_defs() -> &'static [CorpusDef] {
 /// The named corpus `name`, if there is one.
 pub fn corpus_def(name: &str) -> Option<&'static CorpusDef> {
     DEFS.iter().find(|d| d.name == name)
+}
+
+/// How corpus `name` names its own packages in bare imports: `(module name, corpus path)`
+/// pairs. A specifier equal to a module name stands for its path (a file, with the usual
+/// extensions, or a directory with an `index`); one that continues with `/rest` stands
+/// for `path/rest`. The longest matching module name wins. Empty for other corpora.
+pub fn module_roots(name: &str) -> &'static [(&'static str, &'static str)] {
+    corpus_def(name).map_or(&[], |d| d.module_roots)
 }
 
 pub(crate) fn lib_def() -> &'static CorpusDef {
@@ -301,6 +329,20 @@ mod tests {
         for def in DEFS {
             assert_eq!(def.pins().len(), def.packages.len(), "{}", def.name);
         }
+    }
+
+    #[test]
+    fn module_roots_point_inside_their_corpus() {
+        for def in DEFS {
+            for (module, path) in def.module_roots {
+                assert!(
+                    !module.is_empty() && !path.starts_with('/') && !path.contains(".."),
+                    "{module}"
+                );
+            }
+        }
+        assert_eq!(module_roots("trpc")[0], ("@trpc/server", "server/src"));
+        assert!(module_roots("no-such").is_empty());
     }
 
     #[test]
