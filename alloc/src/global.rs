@@ -97,11 +97,11 @@ fn alloc(layout: Layout, zero: bool) -> *mut u8 {
         Route::Class(class) => {
             let zero_len = if zero { layout.size() } else { 0 };
             // SAFETY: ARENA is owned by this thread or is NO_ARENA; route gives class < 32.
-            let p = unsafe { fast_alloc(arena, class, zero_len) };
-            if !p.is_null() {
-                return p;
+            unsafe {
+                fast_alloc(arena, class, zero_len, || {
+                    slow_alloc(arena, class, layout, zero)
+                })
             }
-            slow_alloc(arena, class, layout, zero)
         }
         Route::System(reason) => system_alloc(arena, layout, reason, zero),
     }
@@ -110,24 +110,23 @@ fn alloc(layout: Layout, zero: bool) -> *mut u8 {
 #[cold]
 #[inline(never)]
 fn slow_alloc(arena: &'static Arena, class: usize, layout: Layout, zero: bool) -> *mut u8 {
-    let arena = if is_no_arena(arena) {
-        match adopt_arena() {
-            Ok(arena) => {
-                let zero_len = if zero { layout.size() } else { 0 };
-                // SAFETY: we just claimed the arena; class < 32.
-                let p = unsafe { fast_alloc(arena, class, zero_len) };
-                if !p.is_null() {
-                    return p;
-                }
-                arena
-            }
-            Err(reason) => return GLOBAL.system_alloc(&NO_ARENA, layout, reason, zero),
-        }
-    } else {
-        arena
+    let slow = |arena: &'static Arena| {
+        // SAFETY: the arena is this thread's, just claimed or held; class comes from
+        // route(layout).
+        unsafe { GLOBAL.slow_alloc(GLOBAL.index_of(arena), class, layout, zero) }
     };
-    // SAFETY: the arena is this thread's; class comes from route(layout).
-    unsafe { GLOBAL.slow_alloc(GLOBAL.index_of(arena), class, layout, zero) }
+    if !is_no_arena(arena) {
+        return slow(arena);
+    }
+    match adopt_arena() {
+        Ok(arena) => {
+            let zero_len = if zero { layout.size() } else { 0 };
+            // SAFETY: we just claimed the arena (an inherited one may have free blocks); class
+            // comes from route(layout).
+            unsafe { fast_alloc(arena, class, zero_len, || slow(arena)) }
+        }
+        Err(reason) => GLOBAL.system_alloc(&NO_ARENA, layout, reason, zero),
+    }
 }
 
 fn system_alloc(arena: &Arena, layout: Layout, reason: Reason, zero: bool) -> *mut u8 {

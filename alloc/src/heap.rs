@@ -126,15 +126,20 @@ pub(crate) fn is_no_arena(arena: &Arena) -> bool {
     ptr::eq(arena, &NO_ARENA)
 }
 
-/// The fast path: pop the free list, else carve at the bump pointer if `limit - bump >= size`.
-/// Null means "take the slow path". `zero_len` bytes of a recycled block are cleared (fresh
-/// blocks are zero already).
+/// The fast path: pop the free list, else carve at the bump pointer if `limit - bump >= size`,
+/// else `slow`. `zero_len` bytes of a recycled block are cleared (fresh blocks are zero
+/// already).
 ///
 /// # Safety
 /// The calling thread owns `arena` (holds its bit, or a handle to it) or `arena` is
 /// [`NO_ARENA`]; `class < CLASS_COUNT`.
 #[inline(always)]
-pub(crate) unsafe fn fast_alloc(arena: &Arena, class: usize, zero_len: usize) -> *mut u8 {
+pub(crate) unsafe fn fast_alloc(
+    arena: &Arena,
+    class: usize,
+    zero_len: usize,
+    slow: impl FnOnce() -> *mut u8,
+) -> *mut u8 {
     debug_assert!(class < CLASS_COUNT);
     // SAFETY: the caller guarantees class < CLASS_COUNT.
     let state = unsafe { arena.classes.get_unchecked(class) };
@@ -153,7 +158,7 @@ pub(crate) unsafe fn fast_alloc(arena: &Arena, class: usize, zero_len: usize) ->
         state.bump.store(bump + size, Relaxed);
         return bump as *mut u8;
     }
-    ptr::null_mut()
+    slow()
 }
 
 /// Unlinks `head` from the free list of `state` and clears its first `zero_len` bytes.
@@ -500,7 +505,8 @@ impl Core {
             Route::Class(class),
             "layout does not match block"
         );
-        let home = &self.arenas[index];
+        // SAFETY: offset < len = arena_count * 32 << shift, so index < arena_count <= 32.
+        let home = unsafe { self.arenas.get_unchecked(index) };
         if ptr::eq(home, local) {
             let state = &home.classes[class];
             // SAFETY: the block is ours again and at least 16 bytes; we own its free list.

@@ -223,12 +223,11 @@ impl ArenaHandle<'_> {
             Route::Class(class) => {
                 let zero_len = if zero { layout.size() } else { 0 };
                 // SAFETY: the handle owns the arena; route gives class < 32.
-                let p = unsafe { fast_alloc(self.arena, class, zero_len) };
-                if !p.is_null() {
-                    return p;
+                unsafe {
+                    fast_alloc(self.arena, class, zero_len, || {
+                        self.core.slow_alloc(self.index, class, layout, zero)
+                    })
                 }
-                // SAFETY: as above.
-                unsafe { self.core.slow_alloc(self.index, class, layout, zero) }
             }
             Route::System(reason) => self.core.system_alloc(self.arena, layout, reason, zero),
         }
