@@ -5,10 +5,11 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result, bail};
-use clap::{Args, Parser, Subcommand};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::benchmark::launcher::Binaries;
-use crate::benchmark::runner::{Outcome, Runner};
+use crate::benchmark::runner::{self, Outcome, Runner};
 use crate::contender::{self, Contender, DEFAULT_CONTENDERS};
 use crate::environment::Environment;
 use crate::export::{Format, Outputs};
@@ -133,7 +134,12 @@ struct ReportArgs {
 
 /// Runs the command line; errors are printed with their causes.
 pub fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
+    };
+    match run(cli, &matches) {
         Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");
@@ -142,7 +148,7 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> Result<ExitCode> {
+fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
     match cli.command {
         Some(Command::Report(args)) => report(args),
         Some(Command::Reproduce(args)) => {
@@ -200,7 +206,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if corpora.is_empty() {
                 bail!("--corpus names no corpus");
             }
-            let settings = Settings {
+            let mut settings = Settings {
                 corpora,
                 checkers,
                 contenders,
@@ -208,6 +214,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 runs: args.schedule.runs as usize,
                 warmup: args.schedule.warmup as usize,
             };
+            if let Some(path) = &args.schedule.resume {
+                let previous = Results::load(path)?.settings;
+                continue_plan(&mut settings, previous, matches);
+            }
             let outputs = outputs(&args.outputs);
             bakeoff(settings, &args.schedule, outputs)
         }
@@ -245,9 +255,19 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
     outputs
         .check_writable()
         .context("checking the output files before any run")?;
+    let pending = runner::pending(&results);
     let binaries = Binaries::beside_current_exe(schedule.cache_dir.clone())?;
-    binaries.check(&results.settings.contenders)?;
-    for corpus in &results.settings.corpora {
+    let mut contenders: Vec<Contender> = pending.iter().map(|slot| slot.contender).collect();
+    contenders.dedup();
+    binaries.check(&contenders)?;
+    let settings = &results.settings;
+    let corpora = settings
+        .corpora
+        .iter()
+        .enumerate()
+        .filter(|(index, _)| pending.iter().any(|slot| slot.corpus == *index))
+        .map(|(_, corpus)| corpus);
+    for corpus in corpora {
         let options = corpora::OpenOptions {
             cache_dir: schedule.cache_dir.clone(),
             fetch: true,
@@ -304,6 +324,37 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
             }
             Ok(ExitCode::from(EXIT_INTERRUPTED))
         }
+    }
+}
+
+/// A resumed bake-off keeps the plan of the file it continues, except where the command
+/// line says otherwise.
+fn continue_plan(settings: &mut Settings, previous: Settings, matches: &ArgMatches) {
+    let defaulted = |id: &str| {
+        matches
+            .value_source(id)
+            .is_none_or(|s| s == ValueSource::DefaultValue)
+    };
+    if defaulted("corpus") {
+        settings.corpora = previous.corpora;
+    }
+    if defaulted("checkers") {
+        settings.checkers = previous.checkers;
+    }
+    if defaulted("contenders") {
+        settings.contenders = previous.contenders;
+    }
+    if defaulted("baseline") {
+        settings.baseline = previous.baseline;
+    }
+    if !settings.contenders.contains(&settings.baseline) {
+        settings.contenders.insert(0, settings.baseline);
+    }
+    if defaulted("runs") {
+        settings.runs = previous.runs;
+    }
+    if defaulted("warmup") {
+        settings.warmup = previous.warmup;
     }
 }
 

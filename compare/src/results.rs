@@ -255,9 +255,11 @@ impl AllocatorProof {
     /// A git-describe identity keeps 9 digits of its hash: `5.3.1-0-g81034ce1f`.
     pub fn describe(&self) -> String {
         match (&self.policy, self.arenas_claimed, self.switches) {
-            (Some(policy), Some(arenas), Some(switches)) => {
-                format!("slice {policy} ({arenas} arenas, {switches} switches)")
-            }
+            (Some(policy), Some(arenas), Some(switches)) => format!(
+                "slice {policy} ({arenas} arena{}, {switches} switch{})",
+                if arenas == 1 { "" } else { "s" },
+                if switches == 1 { "" } else { "es" },
+            ),
             (Some(policy), _, _) => format!("slice {policy}"),
             _ if self.identity.is_empty() => self.name.clone(),
             _ => {

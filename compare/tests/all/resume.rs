@@ -81,3 +81,57 @@ fn a_finished_bake_off_has_nothing_pending_not_even_warm_ups() {
     );
     assert!(more.iter().filter(|s| !s.warmup).all(|s| s.round == 2));
 }
+
+#[test]
+fn resuming_a_finished_file_keeps_its_plan_and_runs_nothing() {
+    let stored = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/results.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(stored).unwrap()).unwrap();
+    doc["settings"]["corpora"] = serde_json::json!(["synthetic"]);
+    let synthetic: Vec<serde_json::Value> = doc["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|set| set["corpus"] == "synthetic")
+        .cloned()
+        .collect();
+    doc["results"] = serde_json::Value::Array(synthetic);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("runs.json");
+    std::fs::write(&file, serde_json::to_vec(&doc).unwrap()).unwrap();
+    // Statuses are recomputed on load (the digest verdict); the measured figures are not.
+    let runs_of = |value: &serde_json::Value| -> Vec<Vec<(serde_json::Value, serde_json::Value)>> {
+        let sets = value["results"].as_array().unwrap();
+        sets.iter()
+            .map(|set| {
+                let runs = set["runs"].as_array().unwrap();
+                runs.iter()
+                    .map(|run| (run["wall_s"].clone(), run["minor_faults"].clone()))
+                    .collect()
+            })
+            .collect()
+    };
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_compare"))
+        .arg("--resume")
+        .arg(&file)
+        .current_dir(dir.path())
+        .env("CHECKBENCH_CACHE", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("synthetic · 8 checkers"), "{stdout}");
+    assert!(
+        stdout.contains("mimalloc"),
+        "the file's contenders, not the defaults: {stdout}"
+    );
+    assert!(
+        !stdout.contains("jemalloc"),
+        "the file's contenders, not the defaults: {stdout}"
+    );
+    let after: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(runs_of(&after), runs_of(&doc), "no run added or changed");
+}
