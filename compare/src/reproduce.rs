@@ -219,6 +219,16 @@ pub fn markdown(results: &Results) -> String {
     out
 }
 
+/// The table beside the publication for the terminal, when the results hold its rows.
+pub fn text(results: &Results) -> Option<String> {
+    let table = beside_publication(results)?;
+    Some(format!(
+        "beside the publication (ours / published; ✓ direction agrees, ✗ not, in parentheses \
+         where our interval includes no change)\n{}",
+        table.to_text()
+    ))
+}
+
 fn rows(results: &Results) -> impl Iterator<Item = (usize, &String)> {
     let mut checkers = results.settings.checkers.clone();
     checkers.sort_unstable();

@@ -239,6 +239,9 @@ pub fn render_text(results: &Results) -> String {
     for section in sections(results) {
         let _ = writeln!(out, "{}\n{}", section.title, section.table.to_text());
     }
+    if let Some(beside) = crate::reproduce::text(results) {
+        let _ = writeln!(out, "{beside}");
+    }
     let failed = failures(results);
     if !failed.rows.is_empty() {
         let _ = writeln!(
