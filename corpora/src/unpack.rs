@@ -9,7 +9,8 @@ use crate::Error;
 
 /// The regular files of `tgz` whose package-relative path `want` accepts, by path.
 ///
-/// npm tarballs hold one top directory (usually `package/`); it is stripped. The whole
+/// npm tarballs hold one top directory (usually `package/`); it is stripped. Entries
+/// whose path has an empty, `.` or `..` component are skipped. The whole
 /// stream is read to its end, so a truncated or corrupt tarball is an error even when
 /// the damage lies after the last wanted entry.
 pub(crate) fn unpack(
@@ -39,7 +40,11 @@ pub(crate) fn unpack(
             continue;
         };
         let rel = rel.to_string();
-        if !want(&rel) {
+        // npm never packs such names; an entry that has one is skipped, never followed.
+        let plain = rel
+            .split('/')
+            .all(|c| !c.is_empty() && c != "." && c != "..");
+        if !plain || rel.contains('\\') || !want(&rel) {
             continue;
         }
         let mut bytes = Vec::with_capacity(entry.size() as usize);

@@ -257,3 +257,30 @@ fn a_failed_download_and_failed_pack_name_the_package() {
     );
     assert!(cache_entries(&root).is_empty());
 }
+
+#[test]
+fn a_tarball_entry_that_climbs_out_is_skipped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    let mut tar = tar::Builder::new(gz);
+    for (name, body) in [
+        ("package/src/ok.ts", &b"export {};\n"[..]),
+        ("package/src/../../../evil.ts", b"pwned\n"),
+    ] {
+        let mut header = tar::Header::new_gnu();
+        // Written raw: the tar crate refuses to set such a path itself.
+        header.as_gnu_mut().unwrap().name[..name.len()].copy_from_slice(name.as_bytes());
+        header.set_size(body.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        tar.append(&header, body).unwrap();
+    }
+    let tgz = tar.into_inner().unwrap().finish().unwrap();
+    let npm = npm_serving(tmp.path(), &tgz);
+    let root = tmp.path().join("cache");
+    let mut only_files = plan("fixture", integrity(&tgz));
+    only_files.packages[0].0.take = &fixture::TAKE[..1];
+    fetch_plan(&only_files, &root, &npm, false).unwrap();
+    assert_eq!(cached_paths(&root, "fixture"), vec!["src/ok.ts"]);
+    assert!(!tmp.path().join("evil.ts").exists() && !root.join("evil.ts").exists());
+}
