@@ -39,6 +39,7 @@ pub mod flags {
     pub const METHOD: u32 = 1 << 11;
     pub const ALIAS: u32 = 1 << 12;
     pub const DEFAULT_EXPORT: u32 = 1 << 13;
+    pub const STATIC: u32 = 1 << 14;
     pub const VALUE: u32 = VARIABLE | FUNCTION | CLASS | ENUM | ENUM_MEMBER | PARAMETER | NAMESPACE;
     pub const TYPE: u32 = CLASS | INTERFACE | TYPE_ALIAS | ENUM | TYPE_PARAM;
 }
@@ -104,6 +105,8 @@ pub struct Symbol<'a> {
     pub members: FxHashMap<Atom, SymbolId>,
     /// Exports of namespaces, members of enums, static members of classes.
     pub exports: FxHashMap<Atom, SymbolId>,
+    /// The class or interface a member belongs to.
+    pub parent: Option<SymbolId>,
 }
 
 impl<'a> Symbol<'a> {
@@ -111,6 +114,7 @@ impl<'a> Symbol<'a> {
         Symbol {
             name,
             flags,
+            parent: None,
             decls: Vec::new(),
             members: FxHashMap::default(),
             exports: FxHashMap::default(),
@@ -129,6 +133,9 @@ pub struct FileBinding<'a> {
     pub exports: FxHashMap<Atom, SymbolId>,
     /// Modules re-exported whole with `export * from`.
     pub export_stars: Vec<u32>,
+    /// The class whose `this` a method body, constructor or property initializer sees,
+    /// by the start position of the function or initializer.
+    pub this_owners: FxHashMap<u32, SymbolId>,
     /// The file each resolved module specifier names, by the specifier's start position.
     pub import_modules: FxHashMap<u32, u32>,
     /// Relative or bare imports that did not resolve inside the corpus: position and text.
@@ -1058,7 +1065,9 @@ impl<'a> Binder<'a, '_> {
                 s.decls.push((self.file, DeclRef::Member(decl)));
             }
             None => {
+                let flags = if is_static { flags | flags::STATIC } else { flags };
                 let id = self.new_symbol(name.clone(), flags, DeclRef::Member(decl));
+                self.out.symbols[id.index as usize].parent = Some(owner);
                 let o = &mut self.out.symbols[owner.index as usize];
                 if is_static {
                     o.exports.insert(name, id);
@@ -1176,6 +1185,9 @@ impl<'a> Binder<'a, '_> {
             self.out.nodes += 1;
             match m {
                 ClassMember::Constructor(ctor) => {
+                    if let Some(o) = owner {
+                        self.out.this_owners.insert(ctor.span.lo.0, o);
+                    }
                     self.scopes.push(FxHashMap::default());
                     for p in &ctor.params {
                         match p {
@@ -1225,6 +1237,9 @@ impl<'a> Binder<'a, '_> {
                     self.scopes.pop();
                 }
                 ClassMember::Method(method) => {
+                    if let Some(o) = owner.filter(|_| !method.is_static) {
+                        self.out.this_owners.insert(method.function.span.lo.0, o);
+                    }
                     if let Some(name) = prop_name(&method.key) {
                         self.add_member(
                             owner,
@@ -1239,6 +1254,10 @@ impl<'a> Binder<'a, '_> {
                 }
                 ClassMember::PrivateMethod(method) => self.function(&method.function),
                 ClassMember::ClassProp(p) => {
+                    if let (Some(o), Some(v), false) = (owner, &p.value, p.is_static) {
+                        use swc_common::Spanned;
+                        self.out.this_owners.insert(v.span().lo.0, o);
+                    }
                     if let Some(name) = prop_name(&p.key) {
                         self.add_member(
                             owner,

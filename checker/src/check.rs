@@ -16,7 +16,7 @@ use crate::bind::{self, Bound, DeclRef as BDecl, Imported, MemberDecl, SymbolId,
 use crate::diag::{Code, Diagnostic};
 use crate::parse::ParsedFile;
 use crate::types::{
-    ObjectType, Param, Prop as PropT, PropSymbol, Signature, TypeId, TypeKind, TypeTable, ids,
+    Mapper, ObjectType, Param, Prop as PropT, PropSymbol, Signature, TypeId, TypeKind, TypeTable, UNRESOLVED, ids,
 };
 
 /// Deepest expression, statement or type nesting the checker walks.
@@ -120,6 +120,9 @@ pub struct Checker<'a, 'b> {
     suppress: u32,
     depth: u32,
     type_depth: u32,
+    inst_depth: u32,
+    relating: FxHashSet<(TypeId, TypeId)>,
+    assumed: bool,
     this_types: Vec<TypeId>,
     returns: Vec<Option<TypeId>>,
     diagnostics: Vec<Diagnostic>,
@@ -136,35 +139,6 @@ const TYPE_NODE_KEY: u64 = 1 << 63;
 
 fn node_key(file: u32, lo: u32) -> u64 {
     ((file as u64) << 32) | lo as u64
-}
-
-/// Maps type parameters to arguments.
-#[derive(Clone, Default)]
-struct Mapper {
-    pairs: Vec<(TypeId, TypeId)>,
-    /// Identifies the mapping within this checker (from type ids), for the cache.
-    key: u64,
-    /// Identifies the mapping by structure only, for stable keys of what it creates.
-    stable: u64,
-}
-
-impl Mapper {
-    fn new(types: &TypeTable, params: &[TypeId], args: &[TypeId]) -> Mapper {
-        let pairs: Vec<(TypeId, TypeId)> =
-            params.iter().copied().zip(args.iter().copied()).collect();
-        let mut key: u64 = 0xcbf29ce484222325;
-        let mut stable: u64 = 0xcbf29ce484222325;
-        for &(p, a) in &pairs {
-            key = (key ^ types.stable(p)).wrapping_mul(0x100000001b3);
-            key = (key ^ a as u64).wrapping_mul(0x100000001b3);
-            stable = (stable ^ types.stable(p)).wrapping_mul(0x100000001b3);
-            stable = (stable ^ types.stable(a)).wrapping_mul(0x100000001b3);
-        }
-        Mapper { pairs, key, stable }
-    }
-    fn get(&self, t: TypeId) -> Option<TypeId> {
-        self.pairs.iter().find(|p| p.0 == t).map(|p| p.1)
-    }
 }
 
 impl<'a, 'b> Checker<'a, 'b> {
@@ -189,6 +163,9 @@ impl<'a, 'b> Checker<'a, 'b> {
             suppress: 0,
             depth: 0,
             type_depth: 0,
+            inst_depth: 0,
+            relating: FxHashSet::default(),
+            assumed: false,
             this_types: Vec::new(),
             returns: Vec::new(),
             diagnostics: Vec::new(),
@@ -595,6 +572,30 @@ impl<'a, 'b> Checker<'a, 'b> {
 
     /// Checks a function's annotations and body; `this_type` for methods.
     fn check_function(
+        &mut self,
+        file: u32,
+        f: &'a Function,
+        contextual: Option<&Signature>,
+    ) -> TypeId {
+        let this = self.this_of_function(file, f.span.lo.0);
+        self.this_types.push(this);
+        let t = self.check_function_body(file, f, contextual);
+        self.this_types.pop();
+        t
+    }
+
+    /// The `this` a function body sees: its class's instance for methods, else `any`.
+    fn this_of_function(&mut self, file: u32, lo: u32) -> TypeId {
+        match self.bound.files[file as usize].this_owners.get(&lo).copied() {
+            Some(owner) => {
+                let d = self.declared_type(owner);
+                self.this_instance(d)
+            }
+            None => ids::ANY,
+        }
+    }
+
+    fn check_function_body(
         &mut self,
         file: u32,
         f: &'a Function,
@@ -1143,7 +1144,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             self.type_from_node_uncached(file, t)
         };
         self.type_depth -= 1;
-        if self.alias_stack.is_empty() {
+        if self.alias_stack.is_empty() && !matches!(t, TsType::TsThisType(_)) {
             self.type_nodes.insert(key, ty);
             let links = NodeLinks::new(TYPE_NODE, ty);
             self.node_links
@@ -1169,7 +1170,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                 TsKeywordTypeKind::TsNeverKeyword => ids::NEVER,
                 TsKeywordTypeKind::TsIntrinsicKeyword => ids::ANY,
             },
-            TsType::TsThisType(_) => self.this_types.last().copied().unwrap_or(ids::ANY),
+            // Polymorphic `this` is approximated as `any` in annotations.
+            TsType::TsThisType(_) => ids::ANY,
             TsType::TsLitType(l) => match &l.lit {
                 TsLit::Str(s) => self.types.string_lit(&bind::str_atom(s)),
                 TsLit::Number(n) => self.types.number_lit(n.value),
@@ -1556,12 +1558,15 @@ impl<'a, 'b> Checker<'a, 'b> {
         let ret = match &f.return_type {
             Some(r) => self.type_from_node(file, &r.type_ann),
             None => {
+                let this = self.this_of_function(file, f.span.lo.0);
+                self.this_types.push(this);
                 let inferred = self.infer_return(
                     file,
                     f.span.lo.0,
                     f.body.as_ref().map(|b| &b.stmts[..]),
                     None,
                 );
+                self.this_types.pop();
                 if f.is_async {
                     self.promise_of(inferred)
                 } else {
@@ -1960,7 +1965,18 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         self.links(s).resolving_value = true;
         self.suppress += 1;
+        // Lazy inference sees the `this` of the symbol's own class, never the caller's.
+        let this = match self.bound.symbol(s).parent {
+            Some(p) if f & flags::STATIC != 0 => self.types.of_symbol(12, p),
+            Some(p) => {
+                let d = self.declared_type(p);
+                self.this_instance(d)
+            }
+            None => ids::ANY,
+        };
+        self.this_types.push(this);
         let t = self.compute_symbol_type(s, f);
+        self.this_types.pop();
         self.suppress -= 1;
         let links = self.links(s);
         links.resolving_value = false;
@@ -2220,14 +2236,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                 for (name, e) in exports {
                     let target = self.resolve_alias(e);
                     if self.bound.symbol(target).flags & flags::VALUE != 0 {
-                        let ty = self.type_of_symbol(e);
-                        obj.insert(
-                            name,
-                            PropT {
-                                ty,
-                                optional: false,
-                            },
-                        );
+                        let prop = PropSymbol {
+                            declaration: Some(e),
+                            ..PropSymbol::empty(name.clone())
+                        };
+                        obj.insert_symbol(name, Rc::new(prop));
                     }
                 }
                 Rc::new(obj)
@@ -2251,14 +2264,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                 names.dedup();
                 for name in names {
                     if let Some(e) = self.resolve_export(file, &name, 0) {
-                        let ty = self.type_of_symbol(e);
-                        obj.insert(
-                            name,
-                            PropT {
-                                ty,
-                                optional: false,
-                            },
-                        );
+                        let prop = PropSymbol {
+                            declaration: Some(e),
+                            ..PropSymbol::empty(name.clone())
+                        };
+                        obj.insert_symbol(name, Rc::new(prop));
                     }
                 }
                 Rc::new(obj)
@@ -2361,10 +2371,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                 BDecl::Member(MemberDecl::ClassProp(p)) => p.is_optional,
                 _ => false,
             });
-            let ty = self.type_of_symbol(m);
             let prop = PropSymbol {
                 name: name.clone(),
-                ty,
                 optional,
                 declaration: Some(m),
                 ..PropSymbol::empty(name.clone())
@@ -2541,14 +2549,11 @@ impl<'a, 'b> Checker<'a, 'b> {
             .collect();
         exports.sort_by_key(|(_, id)| *id);
         for (name, e) in exports {
-            let ty = self.type_of_symbol(e);
-            obj.insert(
-                name,
-                PropT {
-                    ty,
-                    optional: false,
-                },
-            );
+            let prop = PropSymbol {
+                declaration: Some(e),
+                ..PropSymbol::empty(name.clone())
+            };
+            obj.insert_symbol(name, Rc::new(prop));
         }
         obj.insert(
             Atom::from("prototype"),
@@ -2569,10 +2574,10 @@ impl<'a, 'b> Checker<'a, 'b> {
         if let Some(&r) = self.inst_cache.get(&(t, m.key)) {
             return r;
         }
-        if self.type_depth > MAX_TYPE_DEPTH {
+        if self.inst_depth > MAX_TYPE_DEPTH {
             return t;
         }
-        self.type_depth += 1;
+        self.inst_depth += 1;
         let r = match self.types.kind(t).clone() {
             TypeKind::TypeParam(_) => m.get(t).unwrap_or(t),
             TypeKind::Union(ms) => {
@@ -2593,6 +2598,11 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
             TypeKind::Object(o) => {
                 let obj = self.instantiate_object(&o, m);
+                // Anonymous object types are instantiated eagerly (their flags need it).
+                let props: Vec<Rc<PropSymbol>> = obj.props.values().cloned().collect();
+                for p in props {
+                    self.prop_ty(&p);
+                }
                 let origin = self.types.stable(t) ^ m.stable.rotate_left(17);
                 self.types.object(obj, origin)
             }
@@ -2611,7 +2621,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
             _ => t,
         };
-        self.type_depth -= 1;
+        self.inst_depth -= 1;
         self.inst_cache.insert((t, m.key), r);
         r
     }
@@ -2642,13 +2652,11 @@ impl<'a, 'b> Checker<'a, 'b> {
         let mut obj = ObjectType::default();
         for name in &o.order {
             let p = &o.props[name];
-            let ty = self.instantiate(p.ty, m);
             let prop = PropSymbol {
                 name: name.clone(),
-                ty,
+                origin: Some((p.clone(), Rc::new(m.clone()))),
                 optional: p.optional,
                 declaration: p.declaration,
-                parent: Some(p.ty),
                 check_flags: 1,
                 ..PropSymbol::empty(name.clone())
             };
@@ -2686,14 +2694,22 @@ impl<'a, 'b> Checker<'a, 'b> {
         if let Some(&r) = self.relations.get(&(s, t)) {
             return r;
         }
-        if self.type_depth > MAX_TYPE_DEPTH {
+        if self.relating.contains(&(s, t)) || self.relating.len() > MAX_TYPE_DEPTH as usize {
+            // Assumed related while in progress; results that lean on the assumption are
+            // cached only once the outermost relation is settled, so the cache never
+            // depends on the order in which relations were asked.
+            self.assumed = true;
             return true;
         }
-        self.relations.insert((s, t), true);
-        self.type_depth += 1;
+        self.relating.insert((s, t));
+        let outer_assumed = std::mem::replace(&mut self.assumed, false);
         let r = self.structured_assignable(s, t);
-        self.type_depth -= 1;
-        self.relations.insert((s, t), r);
+        self.relating.remove(&(s, t));
+        let leaned = self.assumed;
+        if !r || !leaned || self.relating.is_empty() {
+            self.relations.insert((s, t), r);
+        }
+        self.assumed = outer_assumed || (leaned && r && !self.relating.is_empty());
         r
     }
 
@@ -2792,7 +2808,8 @@ impl<'a, 'b> Checker<'a, 'b> {
             let tp = &tm.props[name];
             match sm.props.get(name) {
                 Some(sp) => {
-                    if !self.is_assignable(sp.ty, tp.ty) {
+                    let (sty, tty) = (self.prop_ty(sp), self.prop_ty(tp));
+                    if !self.is_assignable(sty, tty) {
                         return false;
                     }
                 }
@@ -2829,7 +2846,8 @@ impl<'a, 'b> Checker<'a, 'b> {
         {
             let names = sm.order.clone();
             for n in names {
-                if !self.is_assignable(sm.props[&n].ty, ti) {
+                let pt = self.prop_ty(&sm.props[&n]);
+                if !self.is_assignable(pt, ti) {
                     return false;
                 }
             }
@@ -2854,6 +2872,24 @@ impl<'a, 'b> Checker<'a, 'b> {
     }
 
     // ------------------------------------------------------------------ properties
+
+    /// A property's type, resolved on first use (as TypeScript resolves member symbols).
+    fn prop_ty(&mut self, p: &PropSymbol) -> TypeId {
+        let t = p.ty.get();
+        if t != UNRESOLVED {
+            return t;
+        }
+        let t = match (&p.origin, p.declaration) {
+            (Some((origin, mapper)), _) => {
+                let base = self.prop_ty(origin);
+                self.instantiate(base, mapper)
+            }
+            (None, Some(decl)) => self.type_of_symbol(decl),
+            (None, None) => ids::ANY,
+        };
+        p.ty.set(t);
+        t
+    }
 
     /// The type of property `name` on `t`, or `None` when it has none.
     fn property_type(&mut self, t: TypeId, name: &Atom) -> Option<TypeId> {
@@ -2894,10 +2930,11 @@ impl<'a, 'b> Checker<'a, 'b> {
             _ => {
                 let m = self.members(t);
                 if let Some(p) = m.props.get(name) {
+                    let ty = self.prop_ty(p);
                     return Some(if p.optional {
-                        self.types.union(&[p.ty, ids::UNDEFINED])
+                        self.types.union(&[ty, ids::UNDEFINED])
                     } else {
-                        p.ty
+                        ty
                     });
                 }
                 if name.parse::<f64>().is_ok()
@@ -2919,12 +2956,12 @@ impl<'a, 'b> Checker<'a, 'b> {
                     if gt != t {
                         let gm = self.members(gt);
                         if let Some(p) = gm.props.get(name) {
-                            return Some(p.ty);
+                            return Some(self.prop_ty(p));
                         }
                         if let Some(o) = self.globals.object.filter(|&o| Some(o) != Some(g)) {
                             let ot = self.declared_type(o);
                             if let Some(p) = self.members(ot).props.get(name) {
-                                return Some(p.ty);
+                                return Some(self.prop_ty(p));
                             }
                         }
                     }
@@ -3732,7 +3769,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                 let am = self.members(a);
                 for name in &po.order {
                     if let Some(ap) = am.props.get(name) {
-                        self.infer_from(po.props[name].ty, ap.ty, tps, out, depth + 1);
+                        let (x, y) = (self.prop_ty(&po.props[name]), self.prop_ty(ap));
+                        self.infer_from(x, y, tps, out, depth + 1);
                     }
                 }
                 if let (Some(ps), Some(as_)) = (po.calls.first(), am.calls.first()) {
@@ -3743,7 +3781,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
                 if let Some(pi) = po.string_index {
                     for name in &am.order {
-                        self.infer_from(pi, am.props[name].ty, tps, out, depth + 1);
+                        let y = self.prop_ty(&am.props[name]);
+                        self.infer_from(pi, y, tps, out, depth + 1);
                     }
                 }
             }
@@ -3879,9 +3918,10 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
                 out.push_str("{ ");
                 for name in o.order.iter().take(6) {
-                    let p = &o.props[name];
+                    let p = o.props[name].clone();
+                    let pty = self.prop_ty(&p);
                     let _ = write!(out, "{}{}: ", name, if p.optional { "?" } else { "" });
-                    self.write_type(p.ty, out, depth + 1);
+                    self.write_type(pty, out, depth + 1);
                     out.push_str("; ");
                 }
                 if o.order.len() > 6 {

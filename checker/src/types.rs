@@ -4,6 +4,7 @@
 //! saw first. **Nothing that depends on a type id enters the digest**: unions are ordered
 //! by a stable key computed from the type's structure and symbol ids, and messages print
 //! types by structure.
+use std::cell::Cell;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
@@ -47,7 +48,10 @@ pub struct Prop {
 #[derive(Clone, Debug)]
 pub struct PropSymbol {
     pub name: Atom,
-    pub ty: TypeId,
+    /// The property's type, [`UNRESOLVED`] until the checker first needs it.
+    pub ty: Cell<TypeId>,
+    /// For a property of an instantiated type: the generic property and the mapping.
+    pub origin: Option<(Rc<PropSymbol>, Rc<Mapper>)>,
     pub optional: bool,
     /// The declaration the property came from, when it has one.
     pub declaration: Option<SymbolId>,
@@ -67,7 +71,8 @@ impl PropSymbol {
     pub fn empty(name: Atom) -> Self {
         PropSymbol {
             name,
-            ty: 0,
+            ty: Cell::new(UNRESOLVED),
+            origin: None,
             optional: false,
             declaration: None,
             parent: None,
@@ -82,10 +87,35 @@ impl PropSymbol {
     }
 }
 
-impl std::ops::Deref for PropSymbol {
-    type Target = TypeId;
-    fn deref(&self) -> &TypeId {
-        &self.ty
+/// The type of a property not resolved yet.
+pub const UNRESOLVED: TypeId = u32::MAX;
+
+/// Maps type parameters to arguments.
+#[derive(Clone, Debug, Default)]
+pub struct Mapper {
+    pub pairs: Vec<(TypeId, TypeId)>,
+    /// Identifies the mapping within this checker (from type ids), for the cache.
+    pub key: u64,
+    /// Identifies the mapping by structure only, for stable keys of what it creates.
+    pub stable: u64,
+}
+
+impl Mapper {
+    pub fn new(types: &TypeTable, params: &[TypeId], args: &[TypeId]) -> Mapper {
+        let pairs: Vec<(TypeId, TypeId)> = params.iter().copied().zip(args.iter().copied()).collect();
+        let mut key: u64 = 0xcbf29ce484222325;
+        let mut stable: u64 = 0xcbf29ce484222325;
+        for &(p, a) in &pairs {
+            key = (key ^ types.stable(p)).wrapping_mul(0x100000001b3);
+            key = (key ^ a as u64).wrapping_mul(0x100000001b3);
+            stable = (stable ^ types.stable(p)).wrapping_mul(0x100000001b3);
+            stable = (stable ^ types.stable(a)).wrapping_mul(0x100000001b3);
+        }
+        Mapper { pairs, key, stable }
+    }
+
+    pub fn get(&self, t: TypeId) -> Option<TypeId> {
+        self.pairs.iter().find(|p| p.0 == t).map(|p| p.1)
     }
 }
 
@@ -105,7 +135,7 @@ impl ObjectType {
     pub fn insert(&mut self, name: Atom, prop: Prop) {
         let symbol = PropSymbol {
             name: name.clone(),
-            ty: prop.ty,
+            ty: Cell::new(prop.ty),
             optional: prop.optional,
             ..PropSymbol::empty(name.clone())
         };
@@ -424,7 +454,7 @@ impl TypeTable {
     /// An object type; `origin` says where it comes from (a syntax position or a parent
     /// type's stable key), which is all its stable key may depend on.
     pub fn object(&mut self, obj: ObjectType, origin: u64) -> TypeId {
-        let mut members: Vec<TypeId> = obj.props.values().map(|p| p.ty).collect();
+        let mut members: Vec<TypeId> = obj.props.values().map(|p| p.ty.get()).filter(|&t| t != UNRESOLVED).collect();
         for s in obj.calls.iter().chain(&obj.constructs) {
             members.push(s.ret);
             members.extend(s.params.iter().map(|p| p.ty));
