@@ -151,3 +151,30 @@ fn all_arenas_can_be_held_and_the_next_claim_is_refused() {
     assert_eq!(heap.claim().unwrap().index(), 0);
     assert_eq!(heap.stats().arenas_claimed, MAX_ARENAS as u32);
 }
+
+#[test]
+fn the_slow_path_drains_remote_frees_before_falling_back() {
+    let heap = heap(4096, 1, plain(ThpPolicy::NoHuge));
+    let arena = heap.claim().unwrap();
+    let blocks: Vec<_> = (0..256).map(|_| arena.alloc(layout(16))).collect();
+    // SAFETY: both are live blocks of this heap for 16 bytes, freed once.
+    unsafe {
+        heap.dealloc(blocks[10], layout(16));
+        heap.dealloc(blocks[20], layout(16));
+    }
+    assert_eq!(
+        arena.alloc(layout(16)),
+        blocks[20],
+        "the last remote free comes first"
+    );
+    assert_eq!(arena.alloc(layout(16)), blocks[10]);
+    let stats = heap.stats();
+    assert_eq!(stats.classes[0][0].remote_frees, 2);
+    assert_eq!(stats.classes[0][0].reuses, 2);
+    assert_eq!(stats.fallbacks.slice_exhausted, 0);
+    assert_eq!(
+        heap.locate(arena.alloc(layout(16))),
+        None,
+        "now the slice is spent"
+    );
+}
