@@ -37,11 +37,9 @@ pub(crate) fn join_normalised(base: &str, rel: &str) -> Option<String> {
             (rel, absolute)
         }
     };
+    let base = if absolute { "" } else { base };
     let mut parts: Vec<&str> = Vec::new();
-    if !absolute {
-        parts.extend(base.split('/').filter(|p| !p.is_empty() && *p != "."));
-    }
-    for part in rel.split('/') {
+    for part in base.split('/').chain(rel.split('/')) {
         match part {
             "" | "." => {}
             ".." => {
@@ -66,6 +64,20 @@ pub(crate) fn parent(path: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn a_normalised_path_never_leaves_the_root(
+            base in "[a-z./]{0,12}",
+            rel in "([a-z]{1,3}|\\.|\\.\\.|webpack:|/|\\\\|C:){0,12}",
+        ) {
+            if let Some(p) = join_normalised(&base, &rel) {
+                prop_assert!(!p.starts_with('/'), "{p}");
+                prop_assert!(p.split('/').all(|c| !c.is_empty() && c != "." && c != ".." && !c.contains('\\')), "{p}");
+            }
+        }
+    }
 
     #[test]
     fn parents_above_the_root_are_dropped_not_followed() {
