@@ -84,13 +84,18 @@ fn multithreaded_workload() {
     let (senders, receivers): (Vec<_>, Vec<_>) = (0..THREADS)
         .map(|_| mpsc::channel::<(usize, Vec<String>)>())
         .unzip();
+    // Every worker holds its own arena from start to end, so every word is freed remotely.
+    let together = Arc::new(Barrier::new(THREADS));
     let workers: Vec<_> = receivers
         .into_iter()
         .enumerate()
         .map(|(t, inbox)| {
             let next = senders[(t + 1) % THREADS].clone();
+            let together = Arc::clone(&together);
             thread::spawn(move || {
                 let mut table: HashMap<String, Vec<u64>> = HashMap::new();
+                table.insert(String::from("claims an arena"), Vec::new());
+                together.wait();
                 for round in 0..200 {
                     let words: Vec<String> =
                         (0..50).map(|i| format!("t{t}-r{round}-w{i}")).collect();
@@ -110,6 +115,7 @@ fn multithreaded_workload() {
                 assert_eq!(received, 200);
                 let sum: u64 = table.values().flatten().sum();
                 assert_eq!(sum, 200 * (0..50).sum::<u64>());
+                together.wait();
                 slice_alloc::current_arena()
             })
         })
