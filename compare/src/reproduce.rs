@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 
 use crate::contender::Contender;
 use crate::output::table::{Table, count, signed};
-use crate::results::{Figures, Results, Settings};
-use crate::stats::{Ratio, Verdict};
+use crate::results::{Results, Settings};
+use crate::stats::{Metric, Ratio, Verdict};
 
 /// The publication's corpora, in its order.
 pub const CORPORA: [&str; 5] = ["trpc", "excalidraw", "typeorm", "playwright", "typescript"];
@@ -251,7 +251,7 @@ fn beside_publication(results: &Results) -> Option<Table> {
         };
         let hybrid = |f| results.ratio(corpus, checkers, Contender::SLICE_HYBRID, nohuge, f);
         let huge = |f| results.ratio(corpus, checkers, Contender::SLICE_HUGE, nohuge, f);
-        if hybrid(Figures::wall).is_none() && huge(Figures::wall).is_none() {
+        if hybrid(Metric::Wall).is_none() && huge(Metric::Wall).is_none() {
             continue;
         }
         let faults = |c| {
@@ -264,12 +264,12 @@ fn beside_publication(results: &Results) -> Option<Table> {
             }
             _ => "-".to_string(),
         };
-        let fault_agreement = hybrid(Figures::minor).map_or("", |r| agreement(&r, -1.0));
+        let fault_agreement = hybrid(Metric::MinorFaults).map_or("", |r| agreement(&r, -1.0));
         table_rows.push(vec![
             checkers.to_string(),
             corpus.clone(),
-            beside(hybrid(Figures::wall), publ.hybrid_wall_pct),
-            beside(hybrid(Figures::rss), publ.hybrid_rss_pct),
+            beside(hybrid(Metric::Wall), publ.hybrid_wall_pct),
+            beside(hybrid(Metric::Rss), publ.hybrid_rss_pct),
             format!("{ours_faults} {fault_agreement}")
                 .trim()
                 .to_string(),
@@ -279,8 +279,8 @@ fn beside_publication(results: &Results) -> Option<Table> {
                 count(publ.hybrid_faults),
                 publ.nohuge_faults / publ.hybrid_faults
             ),
-            beside(huge(Figures::wall), publ.all_wall_pct),
-            beside(huge(Figures::rss), publ.all_rss_pct),
+            beside(huge(Metric::Wall), publ.all_wall_pct),
+            beside(huge(Metric::Rss), publ.all_rss_pct),
         ]);
     }
     (!table_rows.is_empty()).then(|| Table {
@@ -346,8 +346,8 @@ fn wall_and_rss(
     c: Contender,
     against: Contender,
 ) -> Option<String> {
-    let wall = results.ratio(corpus, checkers, c, against, Figures::wall)?;
-    let rss = results.ratio(corpus, checkers, c, against, Figures::rss)?;
+    let wall = results.ratio(corpus, checkers, c, against, Metric::Wall)?;
+    let rss = results.ratio(corpus, checkers, c, against, Metric::Rss)?;
     Some(format!(
         "{} / {}",
         signed(wall.percent()),
@@ -386,10 +386,10 @@ fn ablations(results: &Results) -> Option<Table> {
     let mut table = per_contender(results, &variants, |corpus, checkers, c| {
         let ratio = |f| results.ratio(corpus, checkers, c, Contender::SLICE_HYBRID, f);
         let (wall, sys, rss, faults) = (
-            ratio(Figures::wall)?,
-            ratio(Figures::sys)?,
-            ratio(Figures::rss)?,
-            ratio(Figures::minor)?,
+            ratio(Metric::Wall)?,
+            ratio(Metric::Sys)?,
+            ratio(Metric::Rss)?,
+            ratio(Metric::MinorFaults)?,
         );
         Some(format!(
             "{} / {} / {} / {}",

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::contender::Contender;
 use crate::environment::Environment;
-use crate::stats::{self, Ratio};
+use crate::stats::{self, Metric, Ratio};
 
 /// A whole bake-off, as the JSON export writes it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -131,19 +131,15 @@ impl Figures<f64, u64> {
     }
 }
 
-/// Accessors for [`Results::ratio`].
-impl Figures<f64, u64> {
-    pub fn wall(&self) -> f64 {
-        self.wall_s
-    }
-    pub fn sys(&self) -> f64 {
-        self.sys_s
-    }
-    pub fn rss(&self) -> f64 {
-        self.rss_kib() as f64
-    }
-    pub fn minor(&self) -> f64 {
-        self.minor_faults as f64
+impl Metric {
+    /// This metric of one run.
+    pub fn of(self, figures: &Figures<f64, u64>) -> f64 {
+        match self {
+            Metric::Wall => figures.wall_s,
+            Metric::Sys => figures.sys_s,
+            Metric::Rss => figures.rss_kib() as f64,
+            Metric::MinorFaults => figures.minor_faults as f64,
+        }
     }
 }
 
@@ -361,7 +357,7 @@ impl Results {
             }
         };
         self.results[index].runs.push(run);
-        self.refresh();
+        self.refresh_corpus(Some(corpus));
     }
 
     /// One figure of every successful run of a contender on a corpus at a checker count.
@@ -370,36 +366,67 @@ impl Results {
         corpus: &str,
         checkers: usize,
         contender: Contender,
-        figure: fn(&Figures<f64, u64>) -> f64,
+        metric: Metric,
     ) -> Vec<f64> {
         self.get(corpus, contender, checkers)
             .map_or(Vec::new(), |set| {
                 set.runs
                     .iter()
                     .filter(|run| run.status.is_ok())
-                    .map(|run| figure(&run.figures))
+                    .map(|run| metric.of(&run.figures))
                     .collect()
             })
     }
 
-    /// The ratio of `contender`'s median figure to `against`'s on the same corpus and
-    /// checker count, with its bootstrap interval.
+    /// The ratio of `contender`'s median to `against`'s on the same corpus and checker
+    /// count, with its bootstrap interval. Ratios to the baseline come from the last
+    /// [`Results::refresh`] rather than a new bootstrap.
     pub fn ratio(
         &self,
         corpus: &str,
         checkers: usize,
         contender: Contender,
         against: Contender,
-        figure: fn(&Figures<f64, u64>) -> f64,
+        metric: Metric,
+    ) -> Option<Ratio> {
+        if against == self.settings.baseline
+            && let Some(versus) = self
+                .get(corpus, contender, checkers)
+                .and_then(|set| set.versus_baseline.as_ref())
+            && versus.baseline == against
+        {
+            match metric {
+                Metric::Wall => return versus.wall,
+                Metric::Rss => return versus.rss,
+                Metric::MinorFaults => return versus.minor_faults,
+                Metric::Sys => {}
+            }
+        }
+        self.bootstrap(corpus, checkers, contender, against, metric)
+    }
+
+    fn bootstrap(
+        &self,
+        corpus: &str,
+        checkers: usize,
+        contender: Contender,
+        against: Contender,
+        metric: Metric,
     ) -> Option<Ratio> {
         stats::compare(
-            &self.samples(corpus, checkers, contender, figure),
-            &self.samples(corpus, checkers, against, figure),
+            &self.samples(corpus, checkers, contender, metric),
+            &self.samples(corpus, checkers, against, metric),
         )
     }
 
     /// Recomputes digest verdicts, summaries and ratios from the runs.
     pub fn refresh(&mut self) {
+        self.refresh_corpus(None);
+    }
+
+    /// [`Results::refresh`], but only recomputing the ratios of one corpus (or all, for
+    /// `None`): the bootstrap is the costly part, and a new run only moves its own corpus.
+    fn refresh_corpus(&mut self, corpus: Option<&str>) {
         self.settle_digests();
         for set in &mut self.results {
             let ok: Vec<&Run> = set.runs.iter().filter(|run| run.status.is_ok()).collect();
@@ -415,17 +442,21 @@ impl Results {
             .results
             .iter()
             .map(|set| {
+                if corpus.is_some_and(|corpus| corpus != set.corpus) {
+                    return set.versus_baseline.clone();
+                }
                 if set.contender == baseline {
                     return None;
                 }
                 self.get(&set.corpus, baseline, set.checkers)?;
-                let ratio =
-                    |metric| self.ratio(&set.corpus, set.checkers, set.contender, baseline, metric);
+                let ratio = |metric| {
+                    self.bootstrap(&set.corpus, set.checkers, set.contender, baseline, metric)
+                };
                 Some(Versus {
                     baseline,
-                    wall: ratio(Figures::wall),
-                    rss: ratio(Figures::rss),
-                    minor_faults: ratio(Figures::minor),
+                    wall: ratio(Metric::Wall),
+                    rss: ratio(Metric::Rss),
+                    minor_faults: ratio(Metric::MinorFaults),
                 })
             })
             .collect();

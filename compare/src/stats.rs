@@ -14,8 +14,12 @@ pub const MIN_RUNS_FOR_INTERVAL: usize = 2;
 /// The median of `samples`; the mean of the two middle values when their count is even.
 /// `None` for no samples.
 pub fn median(samples: &[f64]) -> Option<f64> {
-    let mut sorted = samples.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    median_in_place(&mut samples.to_vec())
+}
+
+/// [`median`] that reorders `samples` instead of copying them: the bootstrap's inner loop.
+fn median_in_place(sorted: &mut [f64]) -> Option<f64> {
+    sorted.sort_unstable_by(f64::total_cmp);
     let n = sorted.len();
     match n {
         0 => None,
@@ -58,14 +62,20 @@ impl Verdict {
             (Verdict::Higher, Metric::Rss) => "larger",
             (Verdict::Lower, Metric::MinorFaults) => "fewer",
             (Verdict::Higher, Metric::MinorFaults) => "more",
+            (Verdict::Lower, Metric::Sys) => "less",
+            (Verdict::Higher, Metric::Sys) => "more",
         }
     }
 }
 
-/// The figures compared against the baseline.
+/// The figures that are compared between contenders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Metric {
+    /// Wall time.
     Wall,
+    /// System CPU time.
+    Sys,
+    /// Peak resident set (see `Figures::rss_kib`).
     Rss,
     MinorFaults,
 }
@@ -123,7 +133,7 @@ pub fn compare(contender: &[f64], baseline: &[f64]) -> Option<Ratio> {
     for _ in 0..BOOTSTRAP_RESAMPLES {
         draw(contender, &mut c);
         draw(baseline, &mut b);
-        let (Some(mc), Some(mb)) = (median(&c), median(&b)) else {
+        let (Some(mc), Some(mb)) = (median_in_place(&mut c), median_in_place(&mut b)) else {
             continue;
         };
         if mb > 0.0 {

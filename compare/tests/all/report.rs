@@ -116,3 +116,35 @@ fn the_trpc_rows_are_set_beside_the_publication() {
         "no published row for synthetic"
     );
 }
+
+#[test]
+fn a_new_baseline_run_moves_the_ratios_of_its_corpus() {
+    let mut results = stored();
+    let hybrid = |r: &Results| {
+        r.get("synthetic", Contender::SLICE_HYBRID, 1)
+            .and_then(|set| set.versus_baseline.as_ref()?.wall)
+            .unwrap()
+    };
+    let before = hybrid(&results);
+    let mut slow = results
+        .get("synthetic", Contender::SLICE_NOHUGE, 1)
+        .unwrap()
+        .runs[0]
+        .clone();
+    slow.round = 3;
+    slow.figures.wall_s *= 10.0;
+    let mut slower = slow.clone();
+    slower.round = 4;
+    results.push("synthetic", Contender::SLICE_NOHUGE, 1, slow);
+    results.push("synthetic", Contender::SLICE_NOHUGE, 1, slower);
+    let after = hybrid(&results);
+    assert!(after.ratio < before.ratio, "{before:?} -> {after:?}");
+    let via_ratio = results.ratio(
+        "synthetic",
+        1,
+        Contender::SLICE_HYBRID,
+        Contender::SLICE_NOHUGE,
+        compare::stats::Metric::Wall,
+    );
+    assert_eq!(via_ratio, Some(after));
+}
