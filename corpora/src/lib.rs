@@ -195,7 +195,8 @@ impl Error {
 /// fetched first. A directory is read as it is (see [`read_dir`]) and brings the cached
 /// standard library, fetched on demand.
 pub fn open(spec: &str, opts: &OpenOptions) -> Result<Corpus, Error> {
-    if spec == "synthetic" || spec.starts_with("synthetic:") || spec.starts_with("synthetic@") {
+    // Every `synthetic...` spec is the generator's to accept or explain; `synthetic/` is a path.
+    if spec.starts_with("synthetic") && !spec.contains('/') {
         return Ok(synthetic::open(spec)?);
     }
     if let Some(def) = table::corpus_def(spec) {
