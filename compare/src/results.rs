@@ -177,13 +177,14 @@ pub enum RunStatus {
     Ok,
     /// The child failed: non-zero exit, a signal, an unreadable report, or the wrong allocator.
     Failed(String),
-    /// The child succeeded but its digest differs from the corpus's majority digest.
+    /// The child succeeded but its digest differs from the one most contenders reported on
+    /// the same corpus at the same checker count.
     DigestMismatch {
         expected: String,
     },
 }
 
-const DIGEST_MISMATCH: &str = "digest differs from the corpus's majority digest ";
+const DIGEST_MISMATCH: &str = "digest differs from the other contenders' majority digest ";
 
 impl RunStatus {
     pub fn is_ok(&self) -> bool {
@@ -465,15 +466,16 @@ impl Results {
         }
     }
 
-    /// **The digest does not depend on the allocator or the checker count**, so within a
-    /// corpus every successful run must report the same one. The most common digest wins
-    /// (ties go to the one recorded first); runs with another are marked and excluded.
-    fn settle_digests(&mut self) {
-        let mut counts: BTreeMap<&str, Vec<(String, usize)>> = BTreeMap::new();
+    /// The most common digest of each corpus and checker count among runs that reported
+    /// one (ties go to the digest recorded first).
+    fn majority_digests(&self) -> BTreeMap<(String, usize), String> {
+        let mut tallies: BTreeMap<(String, usize), Vec<(String, usize)>> = BTreeMap::new();
         for set in &self.results {
             for run in &set.runs {
                 if matches!(run.status, RunStatus::Ok | RunStatus::DigestMismatch { .. }) {
-                    let tally = counts.entry(set.corpus.as_str()).or_default();
+                    let tally = tallies
+                        .entry((set.corpus.clone(), set.checkers))
+                        .or_default();
                     match tally.iter_mut().find(|(digest, _)| *digest == run.digest) {
                         Some((_, n)) => *n += 1,
                         None => tally.push((run.digest.clone(), 1)),
@@ -481,16 +483,23 @@ impl Results {
                 }
             }
         }
-        let majority: BTreeMap<String, String> = counts
+        tallies
             .into_iter()
-            .filter_map(|(corpus, tally)| {
+            .filter_map(|(key, tally)| {
                 // max_by_key keeps the last of equals; reverse so the first recorded wins.
                 let (digest, _) = tally.into_iter().rev().max_by_key(|(_, n)| *n)?;
-                Some((corpus.to_string(), digest))
+                Some((key, digest))
             })
-            .collect();
+            .collect()
+    }
+
+    /// **The digest does not depend on the allocator**: on one corpus at one checker count
+    /// every contender must report the same one. Runs whose digest differs from the most
+    /// common one are marked and excluded.
+    fn settle_digests(&mut self) {
+        let majority = self.majority_digests();
         for set in &mut self.results {
-            let Some(expected) = majority.get(&set.corpus) else {
+            let Some(expected) = majority.get(&(set.corpus.clone(), set.checkers)) else {
                 continue;
             };
             for run in &mut set.runs {
@@ -505,5 +514,22 @@ impl Results {
                 }
             }
         }
+    }
+
+    /// Corpora whose digest changes with the checker count, with the digest at each count.
+    /// The checker promises it does not; a difference is the workload's bug, reported but
+    /// not held against any contender.
+    pub fn digest_disagreements(&self) -> Vec<(String, Vec<(usize, String)>)> {
+        let mut by_corpus: BTreeMap<String, Vec<(usize, String)>> = BTreeMap::new();
+        for ((corpus, checkers), digest) in self.majority_digests() {
+            by_corpus
+                .entry(corpus)
+                .or_default()
+                .push((checkers, digest));
+        }
+        by_corpus
+            .into_iter()
+            .filter(|(_, digests)| digests.iter().any(|(_, d)| *d != digests[0].1))
+            .collect()
     }
 }

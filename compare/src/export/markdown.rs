@@ -72,6 +72,14 @@ pub fn render(results: &Results) -> String {
         );
     }
     out.push_str(&reproduce::markdown(results));
+    let notes = table::digest_notes(results);
+    if !notes.is_empty() {
+        let _ = writeln!(out, "## Workload digests\n");
+        for note in notes {
+            let _ = writeln!(out, "- {note}");
+        }
+        out.push('\n');
+    }
     let failed = table::failures(results);
     if !failed.rows.is_empty() {
         let _ = writeln!(

@@ -147,6 +147,29 @@ pub fn failures(results: &Results) -> Table {
     }
 }
 
+/// One line per corpus whose digest changes with the checker count.
+pub fn digest_notes(results: &Results) -> Vec<String> {
+    results
+        .digest_disagreements()
+        .into_iter()
+        .map(|(corpus, digests)| {
+            let each: Vec<String> = digests
+                .iter()
+                .map(|(checkers, digest)| {
+                    let short: String = digest.chars().take(12).collect();
+                    format!("{short} at {checkers} checker{}", plural(*checkers))
+                })
+                .collect();
+            format!(
+                "{corpus}: the workload's digest changes with the checker count ({}); the \
+                 checker's result should not depend on it (contenders are still compared \
+                 within each checker count)",
+                each.join(", ")
+            )
+        })
+        .collect()
+}
+
 /// `+2.0`, `-5.3`.
 pub fn signed(percent: f64) -> String {
     format!("{percent:+.1}")
@@ -241,6 +264,9 @@ pub fn render_text(results: &Results) -> String {
     }
     if let Some(beside) = crate::reproduce::text(results) {
         let _ = writeln!(out, "{beside}");
+    }
+    for note in digest_notes(results) {
+        let _ = writeln!(out, "note: {note}\n");
     }
     let failed = failures(results);
     if !failed.rows.is_empty() {

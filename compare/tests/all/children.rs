@@ -140,3 +140,21 @@ fn every_export_is_rewritten_after_each_run() {
         .collect();
     assert_eq!(leftovers.len(), 4, "no temporary files left: {leftovers:?}");
 }
+
+#[test]
+fn a_digest_that_changes_with_the_checker_count_is_noted_but_excludes_nobody() {
+    let launcher = FakeLauncher::honest()
+        .with("slice-nohuge", Behaviour::ReportPerCheckers)
+        .with("system", Behaviour::ReportPerCheckers);
+    let mut results = plan(&["slice-nohuge", "system"], &[1, 8], 1, 0);
+    run(&launcher, &mut results);
+    assert!(results.results.iter().all(|set| set.ok_runs == 1));
+    let notes = compare::output::table::digest_notes(&results);
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(
+        notes[0].contains("changes with the checker count"),
+        "{notes:?}"
+    );
+    let markdown = compare::export::markdown::render(&results);
+    assert!(markdown.contains("## Workload digests"));
+}

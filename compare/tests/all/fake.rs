@@ -18,6 +18,8 @@ pub const DIGEST: &str = "d1ce57";
 pub enum Behaviour {
     /// Prints an honest report with this digest.
     Report { digest: String },
+    /// Prints an honest report whose digest depends on the checker count.
+    ReportPerCheckers,
     /// Kills itself with SIGSEGV.
     Crash,
     /// Reports a slice policy other than the one asked for.
@@ -99,7 +101,14 @@ impl Launcher for FakeLauncher {
                 digest: DIGEST.to_string(),
             });
         let mut command = Command::new("sh");
+        let behaviour = match behaviour {
+            Behaviour::ReportPerCheckers => Behaviour::Report {
+                digest: format!("{DIGEST}-{}", request.checkers),
+            },
+            other => other,
+        };
         match behaviour {
+            Behaviour::ReportPerCheckers => unreachable!("rewritten above"),
             Behaviour::Report { digest } => {
                 let json = serde_json::to_string(&report(
                     request.contender,
