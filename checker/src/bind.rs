@@ -660,10 +660,11 @@ impl<'a> Binder<'a, '_> {
                 );
                 self.out.exports.insert(Atom::from("default"), id);
             }
-            ModuleDecl::ExportAll(e) => match self.module(&e.src) {
-                Some(m) => self.out.export_stars.push(m),
-                None => {}
-            },
+            ModuleDecl::ExportAll(e) => {
+                if let Some(m) = self.module(&e.src) {
+                    self.out.export_stars.push(m);
+                }
+            }
             ModuleDecl::ExportNamed(n) => {
                 if let Some(src) = &n.src {
                     let module = self.module(src);
@@ -1065,7 +1066,11 @@ impl<'a> Binder<'a, '_> {
                 s.decls.push((self.file, DeclRef::Member(decl)));
             }
             None => {
-                let flags = if is_static { flags | flags::STATIC } else { flags };
+                let flags = if is_static {
+                    flags | flags::STATIC
+                } else {
+                    flags
+                };
                 let id = self.new_symbol(name.clone(), flags, DeclRef::Member(decl));
                 self.out.symbols[id.index as usize].parent = Some(owner);
                 let o = &mut self.out.symbols[owner.index as usize];

@@ -16,7 +16,8 @@ use crate::bind::{self, Bound, DeclRef as BDecl, Imported, MemberDecl, SymbolId,
 use crate::diag::{Code, Diagnostic};
 use crate::parse::ParsedFile;
 use crate::types::{
-    Mapper, ObjectType, Param, Prop as PropT, PropSymbol, Signature, TypeId, TypeKind, TypeTable, UNRESOLVED, ids,
+    Mapper, ObjectType, Param, Prop as PropT, PropSymbol, Signature, TypeId, TypeKind, TypeTable,
+    UNRESOLVED, ids,
 };
 
 /// Deepest expression, statement or type nesting the checker walks.
@@ -114,7 +115,11 @@ pub struct Checker<'a, 'b> {
     type_nodes: FxHashMap<(u32, u32, u32), TypeId>,
     constraints: FxHashMap<SymbolId, TypeId>,
     return_types: FxHashMap<u64, TypeId>,
-    alias_stack: Vec<SymbolId>,
+    /// Aliases being resolved, with the `deferred` count when each started.
+    alias_stack: Vec<(SymbolId, u32)>,
+    /// How many deferred positions (type arguments, array elements, members) the type
+    /// resolver is inside: an alias met again there is recursive, not circular.
+    deferred: u32,
     globals: Globals,
     current_file: u32,
     suppress: u32,
@@ -158,6 +163,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             constraints: FxHashMap::default(),
             return_types: FxHashMap::default(),
             alias_stack: Vec::new(),
+            deferred: 0,
             globals: Globals::default(),
             current_file: u32::MAX,
             suppress: 0,
@@ -586,7 +592,11 @@ impl<'a, 'b> Checker<'a, 'b> {
 
     /// The `this` a function body sees: its class's instance for methods, else `any`.
     fn this_of_function(&mut self, file: u32, lo: u32) -> TypeId {
-        match self.bound.files[file as usize].this_owners.get(&lo).copied() {
+        match self.bound.files[file as usize]
+            .this_owners
+            .get(&lo)
+            .copied()
+        {
             Some(owner) => {
                 let d = self.declared_type(owner);
                 self.this_instance(d)
@@ -1085,11 +1095,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         let given = args.map_or(0, |a| a.params.len());
         if given > params || given < required {
             let name = self.type_display_name(s);
-            let code = if given == 0 {
-                Code::TypeArgumentCount
-            } else {
-                Code::TypeArgumentCount
-            };
+            let code = Code::TypeArgumentCount;
             let count = if required == params {
                 format!("{params}")
             } else {
@@ -1138,11 +1144,21 @@ impl<'a, 'b> Checker<'a, 'b> {
             return ty;
         }
         self.type_depth += 1;
+        let defers = matches!(
+            t,
+            TsType::TsArrayType(_)
+                | TsType::TsTupleType(_)
+                | TsType::TsTypeLit(_)
+                | TsType::TsFnOrConstructorType(_)
+                | TsType::TsMappedType(_)
+        ) || matches!(t, TsType::TsTypeRef(r) if r.type_params.is_some());
+        self.deferred += defers as u32;
         let ty = if self.type_depth > MAX_DEPTH {
             ids::ERROR
         } else {
             self.type_from_node_uncached(file, t)
         };
+        self.deferred -= defers as u32;
         self.type_depth -= 1;
         if self.alias_stack.is_empty() && !matches!(t, TsType::TsThisType(_)) {
             self.type_nodes.insert(key, ty);
@@ -1803,11 +1819,11 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         if f & flags::TYPE_ALIAS != 0 {
             let params = self.type_params_of(s);
-            if self.alias_stack.contains(&s) {
-                if self.alias_stack.len() > 1 || !args.is_empty() || self.type_depth > 1 {
-                    let args = self.fill_args(s, &params, args);
-                    return self.types.lazy_alias(s, args.into());
-                }
+            if let Some(&(_, at)) = self.alias_stack.iter().find(|e| e.0 == s)
+                && self.deferred > at
+            {
+                let args = self.fill_args(s, &params, args);
+                return self.types.lazy_alias(s, args.into());
             }
             let body = self.declared_type(s);
             if params.is_empty() {
@@ -1870,7 +1886,9 @@ impl<'a, 'b> Checker<'a, 'b> {
                     return Some(t);
                 }
                 self.constraints.insert(s, ids::UNKNOWN);
+                self.alias_stack.push((s, self.deferred));
                 let t = self.type_from_node(file, c);
+                self.alias_stack.pop();
                 self.constraints.insert(s, t);
                 Some(t)
             }
@@ -1890,8 +1908,8 @@ impl<'a, 'b> Checker<'a, 'b> {
         } else if f & flags::TYPE_ALIAS != 0 {
             if self.links(s).resolving_declared {
                 // A cycle through direct positions: everything on it is circular.
-                let at = self.alias_stack.iter().position(|&a| a == s).unwrap_or(0);
-                let cycle: Vec<SymbolId> = self.alias_stack[at..].to_vec();
+                let at = self.alias_stack.iter().position(|a| a.0 == s).unwrap_or(0);
+                let cycle: Vec<SymbolId> = self.alias_stack[at..].iter().map(|a| a.0).collect();
                 for a in cycle {
                     self.links(a).circular = true;
                 }
@@ -1908,7 +1926,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 return ids::ERROR;
             };
             self.links(s).resolving_declared = true;
-            self.alias_stack.push(s);
+            self.alias_stack.push((s, self.deferred));
             let saved_depth = std::mem::replace(&mut self.type_depth, 0);
             let t = self.type_from_node(file, &a.type_ann);
             self.type_depth = saved_depth;
@@ -2116,11 +2134,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                             origin = node_key(*file, p.span.lo.0);
                             sigs.push(sig);
                         }
-                        BDecl::Member(MemberDecl::ClassMethod(cm)) => {
-                            if cm.function.body.is_none() || decls.len() == 1 {
-                                origin = node_key(*file, cm.span.lo.0);
-                                sigs.push(self.signature_of_function(*file, &cm.function));
-                            }
+                        BDecl::Member(MemberDecl::ClassMethod(cm))
+                            if cm.function.body.is_none() || decls.len() == 1 =>
+                        {
+                            origin = node_key(*file, cm.span.lo.0);
+                            sigs.push(self.signature_of_function(*file, &cm.function));
                         }
                         _ => {}
                     }
@@ -2728,10 +2746,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                 return false;
             }
             (_, TypeKind::Intersection(ms)) => return ms.iter().all(|&m| self.is_assignable(s, m)),
-            (TypeKind::Intersection(ms), _) => {
-                if ms.iter().any(|&m| self.is_assignable(m, t)) {
-                    return true;
-                }
+            (TypeKind::Intersection(ms), _) if ms.iter().any(|&m| self.is_assignable(m, t)) => {
+                return true;
             }
             (TypeKind::LazyAlias(a, args), _) => {
                 let r = self.type_reference(*a, args.to_vec());
@@ -2829,7 +2845,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 .calls
                 .iter()
                 .any(|ss| self.signature_assignable(ss, tsig));
-            if !ok && !(sm.calls.is_empty() && matches!(self.types.kind(s), TypeKind::Any)) {
+            if !(ok || sm.calls.is_empty() && matches!(self.types.kind(s), TypeKind::Any)) {
                 return false;
             }
         }
@@ -3034,6 +3050,24 @@ impl<'a, 'b> Checker<'a, 'b> {
                 ids::ANY
             }
             Expr::Array(a) => {
+                // An array literal in a tuple context is a tuple.
+                if let Some(TypeKind::Tuple(es)) = contextual.map(|c| self.types.kind(c).clone())
+                    && a.elems
+                        .iter()
+                        .all(|e| e.as_ref().is_some_and(|e| e.spread.is_none()))
+                {
+                    let elems: Box<[TypeId]> = a
+                        .elems
+                        .iter()
+                        .flatten()
+                        .enumerate()
+                        .map(|(i, el)| {
+                            let ctx = es.get(i).copied();
+                            self.check_expr(file, &el.expr, ctx)
+                        })
+                        .collect();
+                    return self.types.tuple(elems);
+                }
                 let ctx_elem = contextual.map(|c| self.element_type(c));
                 let mut ts = Vec::with_capacity(a.elems.len());
                 for el in a.elems.iter().flatten() {
@@ -3451,9 +3485,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 ArrowFunctionBody::Expr(_) => ids::ANY,
             },
         };
-        let ret = if a.is_async && declared.is_none() {
-            self.promise_of(ret)
-        } else if a.is_async {
+        let ret = if a.is_async {
             self.promise_of(ret)
         } else {
             ret
@@ -3746,10 +3778,8 @@ impl<'a, 'b> Checker<'a, 'b> {
             return;
         }
         match (self.types.kind(p).clone(), self.types.kind(a).clone()) {
-            (TypeKind::TypeParam(_), _) => {
-                if tps.contains(&p) {
-                    out.entry(p).or_default().push(a);
-                }
+            (TypeKind::TypeParam(_), _) if tps.contains(&p) => {
+                out.entry(p).or_default().push(a);
             }
             (TypeKind::Union(ps), _) => {
                 for x in ps.iter() {

@@ -102,7 +102,8 @@ pub struct Mapper {
 
 impl Mapper {
     pub fn new(types: &TypeTable, params: &[TypeId], args: &[TypeId]) -> Mapper {
-        let pairs: Vec<(TypeId, TypeId)> = params.iter().copied().zip(args.iter().copied()).collect();
+        let pairs: Vec<(TypeId, TypeId)> =
+            params.iter().copied().zip(args.iter().copied()).collect();
         let mut key: u64 = 0xcbf29ce484222325;
         let mut stable: u64 = 0xcbf29ce484222325;
         for &(p, a) in &pairs {
@@ -454,7 +455,12 @@ impl TypeTable {
     /// An object type; `origin` says where it comes from (a syntax position or a parent
     /// type's stable key), which is all its stable key may depend on.
     pub fn object(&mut self, obj: ObjectType, origin: u64) -> TypeId {
-        let mut members: Vec<TypeId> = obj.props.values().map(|p| p.ty.get()).filter(|&t| t != UNRESOLVED).collect();
+        let mut members: Vec<TypeId> = obj
+            .props
+            .values()
+            .map(|p| p.ty.get())
+            .filter(|&t| t != UNRESOLVED)
+            .collect();
         for s in obj.calls.iter().chain(&obj.constructs) {
             members.push(s.ret);
             members.extend(s.params.iter().map(|p| p.ty));

@@ -1,0 +1,141 @@
+//! Hostile input: deep nesting, bad encodings, empty and huge files, cycles.
+use checker::{Code, Options};
+
+use crate::{check, codes, corpus, render};
+
+#[test]
+fn a_hundred_thousand_nested_parentheses_give_a_diagnostic_not_a_crash() {
+    let src = format!(
+        "const x = {}1{};\n",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let out = check(&[("deep.ts", &src)]);
+    assert_eq!(codes(&out), vec![Code::TooDeep.label()]);
+}
+
+#[test]
+fn a_hundred_thousand_nested_array_literals_give_a_diagnostic_not_a_crash() {
+    let src = format!(
+        "const x = {}1{};\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let out = check(&[("deep.ts", &src)]);
+    assert_eq!(codes(&out), vec![Code::TooDeep.label()]);
+}
+
+#[test]
+fn nesting_below_the_guard_is_parsed_and_checked() {
+    let src = format!(
+        "const x: string = {}1{};\n",
+        "(".repeat(1_000),
+        ")".repeat(1_000)
+    );
+    let out = check(&[("deep.ts", &src)]);
+    assert_eq!(codes(&out), vec![Code::NotAssignable.label()]);
+}
+
+#[test]
+fn a_long_operator_chain_is_checked_without_overflowing_the_stack() {
+    let src = format!("const x: string = 1{};\n", " + 1".repeat(50_000));
+    let out = check(&[("chain.ts", &src)]);
+    assert!(
+        codes(&out).contains(&Code::TooDeep.label()),
+        "{}",
+        render(&out.diagnostics)
+    );
+}
+
+#[test]
+fn invalid_utf8_is_a_diagnostic_naming_the_file() {
+    let mut c = corpus(&[("ok.ts", "export const a = 1;\n")]);
+    c.files.push(corpora::SourceFile {
+        path: "bad.ts".to_string(),
+        bytes: b"const s = '\xff\xfe';\n".to_vec(),
+    });
+    let out = checker::run(&c, &Options { checkers: 1 }).unwrap();
+    let d: Vec<_> = out
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::InvalidUtf8)
+        .collect();
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].file, "bad.ts");
+    assert!(d[0].message.contains("bad.ts"), "{}", d[0].message);
+    assert_eq!((d[0].line, d[0].column), (1, 12));
+}
+
+#[test]
+fn an_empty_file_is_checked_without_diagnostics() {
+    let out = check(&[("empty.ts", "")]);
+    assert!(codes(&out).is_empty());
+    assert_eq!(out.counts.files, 2);
+}
+
+#[test]
+fn a_fifty_megabyte_file_is_checked_with_positions_at_its_end() {
+    let line = format!("// {}\n", "x".repeat(60));
+    let mut src = line.repeat(50 * 1024 * 1024 / line.len());
+    let lines = src.lines().count() as u32;
+    src.push_str("const late: number = 'late';\n");
+    assert!(src.len() >= 50 * 1024 * 1024 - 64);
+    let out = check(&[("big.ts", &src)]);
+    let d: Vec<_> = out
+        .diagnostics
+        .iter()
+        .filter(|d| d.file == "big.ts")
+        .collect();
+    assert_eq!(d.len(), 1, "{}", render(&out.diagnostics));
+    assert_eq!(
+        (d[0].line, d[0].column, d[0].code),
+        (lines + 1, 7, Code::NotAssignable)
+    );
+}
+
+#[test]
+fn a_corpus_without_source_files_is_a_clear_error() {
+    let c = corpus(&[("README.md", "# not code"), ("data.json", "{}")]);
+    let err = checker::run(&c, &Options { checkers: 1 }).unwrap_err();
+    assert!(err.to_string().contains("no source files"), "{err}");
+    assert!(err.to_string().contains("inline"), "{err}");
+}
+
+#[test]
+fn zero_checkers_is_an_error() {
+    let c = corpus(&[("a.ts", "")]);
+    assert!(checker::run(&c, &Options { checkers: 0 }).is_err());
+}
+
+#[test]
+fn a_cyclic_type_alias_is_reported_and_terminates() {
+    let out = check(&[(
+        "a.ts",
+        "type A = B;\ntype B = A;\nconst x: A = 1;\ntype List = string | List[];\nconst l: List = ['a', ['b']];\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn cyclic_imports_resolve_without_looping() {
+    let out = check(&[
+        (
+            "a.ts",
+            "import { b } from './b';\nexport const a: number = 1;\nexport { b };\nexport * from './b';\nconst s: string = b;\n",
+        ),
+        (
+            "b.ts",
+            "import { a } from './a';\nexport const b: number = a;\nexport * from './a';\nexport { c } from './a';\n",
+        ),
+    ]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn a_class_extending_itself_is_reported_and_terminates() {
+    let out = check(&[(
+        "a.ts",
+        "class C extends C { x = 1 }\nclass D extends E {}\nclass E extends D {}\ninterface I extends I { y: number }\nconst c = new C();\nc.x;\nc.nope;\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}

@@ -1,0 +1,147 @@
+//! Small programs and their diagnostics, one snapshot per check.
+use crate::{check, codes, render};
+
+#[test]
+fn initializers_are_checked_against_annotations() {
+    let out = check(&[(
+        "a.ts",
+        "const n: number = 'one';\nconst s: string = 'ok';\nlet u: string | undefined = undefined;\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn returns_are_checked_against_declared_return_types() {
+    let out = check(&[(
+        "a.ts",
+        "function f(): string {\n  return 42;\n}\nfunction g(): number { return 1; }\nconst h = (): boolean => 'no';\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn call_arguments_are_checked_against_parameters() {
+    let out = check(&[(
+        "a.ts",
+        "function add(a: number, b: number): number { return a + b; }\nadd(1, 'two');\nadd(1);\nadd(1, 2);\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn property_access_on_known_types_is_checked() {
+    let out = check(&[(
+        "a.ts",
+        "interface Point { x: number; y: number }\nconst p: Point = { x: 1, y: 2 };\np.z;\np.x.toFixed(2);\n'abc'.length;\n'abc'.nope;\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn structural_assignability_sees_missing_and_mismatched_members() {
+    let out = check(&[(
+        "a.ts",
+        "interface A { a: string; b?: number }\nconst ok: A = { a: 'x' };\nconst missing: A = { b: 1 };\nconst wrong: A = { a: 1 };\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn generic_calls_infer_type_arguments_from_arguments() {
+    let out = check(&[(
+        "a.ts",
+        "function first<T>(xs: T[]): T { return xs[0]; }\nconst n: number = first([1, 2]);\nconst s: string = first([1, 2]);\nconst lens: number[] = ['a', 'bb'].map(s => s.length);\nconst bad: string[] = [1, 2].map(n => n + 1);\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn generic_interfaces_are_instantiated_and_constrained() {
+    let out = check(&[(
+        "a.ts",
+        "interface Box<T> { value: T }\nconst b: Box<string> = { value: 1 };\nconst c: Box<number> = { value: 1 };\nlet d: Box;\nfunction len<T extends { length: number }>(x: T): number { return x.length; }\nlen('abc');\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn classes_have_members_heritage_and_constructors() {
+    let out = check(&[(
+        "a.ts",
+        "class Animal { name: string = ''; constructor(n: string) { this.name = n; } speak(): string { return this.name; } }\nclass Dog extends Animal { bark(): number { return this.name.length; } }\nconst d = new Dog('rex');\nconst s: string = d.speak();\nconst n: string = d.bark();\nd.fly();\nnew Dog();\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn interfaces_merge_across_declarations() {
+    let out = check(&[(
+        "a.ts",
+        "interface Opts { a: number }\ninterface Opts { b: string }\nconst o: Opts = { a: 1, b: 'x' };\nconst p: Opts = { a: 1 };\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn enums_aliases_unions_keyof_and_indexed_access_resolve() {
+    let out = check(&[(
+        "a.ts",
+        "enum Color { Red, Green }\nconst c: Color = Color.Red;\ntype Name = 'a' | 'b';\nconst n: Name = 'c';\ninterface P { x: number; y: string }\nconst k: keyof P = 'x';\nconst bad: keyof P = 'z';\nconst v: P['y'] = 1;\nconst t: [number, string] = [1, 'a'];\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn overloads_pick_the_matching_signature() {
+    let out = check(&[(
+        "a.ts",
+        "function f(x: string): string;\nfunction f(x: number): number;\nfunction f(x: any): any { return x; }\nconst a: string = f('s');\nconst b: number = f(1);\nf(true);\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn unknown_names_and_uncallable_values_are_reported() {
+    let out = check(&[(
+        "a.ts",
+        "const x = y + 1;\nlet t: Missing;\nconst n = 5;\nn();\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn imports_resolve_like_typescript_and_report_what_is_missing() {
+    let out = check(&[
+        (
+            "src/a.ts",
+            "import { b } from './b.js';\nimport { nope } from './b';\nimport { x } from './missing';\nimport { idx } from './dir';\nconst n: number = b;\nconst s: string = idx;\n",
+        ),
+        ("src/b.ts", "export const b = 'str';\n"),
+        ("src/dir/index.ts", "export const idx: string = 'i';\n"),
+    ]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn syntax_errors_become_diagnostics() {
+    let out = check(&[("a.ts", "const = 1;\nfunction (\n")]);
+    let c = codes(&out);
+    assert!(!c.is_empty());
+    assert!(c.iter().all(|c| c == "TS1005"), "{c:?}");
+}
+
+#[test]
+fn javascript_and_tsx_files_are_parsed() {
+    let out = check(&[
+        ("a.js", "export function f(x) { return x + 1; }\n"),
+        ("b.tsx", "const el = <div className=\"x\">{1 + 2}</div>;\n"),
+        ("c.mts", "export const m: number = 1;\n"),
+        ("d.cjs", "module.exports = {};\n"),
+    ]);
+    assert_eq!(out.counts.files, 5);
+    assert!(
+        !codes(&out).contains(&"TS1005".to_string()),
+        "{}",
+        render(&out.diagnostics)
+    );
+}

@@ -1,0 +1,76 @@
+//! The checker's integration tests: one binary, a module per feature.
+mod bad_input;
+mod determinism;
+mod diagnostics;
+mod report;
+mod resolution;
+
+use checker::{Diagnostic, Options, Outcome};
+use corpora::{Corpus, Provenance, SourceFile};
+
+/// A small standard library: enough of es5 for the programs below.
+pub const MINI_LIB: &str = r#"
+interface Object { toString(): string; hasOwnProperty(v: string): boolean; }
+interface Function { apply(thisArg: any, args?: any): any; call(thisArg: any, ...args: any[]): any; }
+interface String { length: number; charAt(pos: number): string; toUpperCase(): string; slice(start?: number, end?: number): string; }
+interface Number { toFixed(digits?: number): string; }
+interface Boolean { valueOf(): boolean; }
+interface RegExp { test(s: string): boolean; }
+interface Array<T> {
+    length: number;
+    push(...items: T[]): number;
+    pop(): T | undefined;
+    map<U>(f: (value: T, index: number) => U): U[];
+    filter(f: (value: T) => boolean): T[];
+    join(separator?: string): string;
+    [n: number]: T;
+}
+interface ArrayConstructor { isArray(arg: any): arg is any[]; new <T>(n: number): T[]; }
+declare var Array: ArrayConstructor;
+interface Promise<T> { then<R>(f: (value: T) => R): Promise<R>; }
+declare function parseInt(s: string, radix?: number): number;
+declare var console: { log(...args: any[]): void };
+"#;
+
+/// A corpus of inline files plus [`MINI_LIB`].
+pub fn corpus(files: &[(&str, &str)]) -> Corpus {
+    Corpus {
+        name: "inline".to_string(),
+        provenance: Provenance::Local,
+        files: files
+            .iter()
+            .map(|(p, t)| SourceFile {
+                path: p.to_string(),
+                bytes: t.as_bytes().to_vec(),
+            })
+            .collect(),
+        lib: vec![SourceFile {
+            path: "lib.mini.d.ts".to_string(),
+            bytes: MINI_LIB.as_bytes().to_vec(),
+        }],
+    }
+}
+
+/// Runs one checker over inline files.
+pub fn check(files: &[(&str, &str)]) -> Outcome {
+    checker::run(&corpus(files), &Options { checkers: 1 }).expect("the corpus has sources")
+}
+
+/// Diagnostics of the corpus's own files (not the lib), one per line.
+pub fn render(diags: &[Diagnostic]) -> String {
+    diags
+        .iter()
+        .filter(|d| !d.file.starts_with("lib/"))
+        .map(|d| format!("{d}\n"))
+        .collect()
+}
+
+/// The codes of the diagnostics of the corpus's own files.
+pub fn codes(outcome: &Outcome) -> Vec<String> {
+    outcome
+        .diagnostics
+        .iter()
+        .filter(|d| !d.file.starts_with("lib/"))
+        .map(|d| d.code.label())
+        .collect()
+}
