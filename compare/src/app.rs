@@ -196,6 +196,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
                 contenders.insert(0, baseline);
             }
             let mut checkers: Vec<usize> = args.checkers.iter().map(|&n| n as usize).collect();
+            checkers.sort_unstable();
             checkers.dedup();
             let corpora: Vec<String> = args
                 .corpus
@@ -238,10 +239,7 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
         Some(path) => {
             let previous = Results::load(path)?;
             check_resumable(path, &previous.settings, &settings)?;
-            if !outputs
-                .paths()
-                .any(|p| p.extension().is_some_and(|e| e == "json"))
-            {
+            if outputs.path(Format::Json).is_none() {
                 outputs = outputs.with(Format::Json, Some(path));
             }
             Results {
@@ -311,10 +309,7 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
             })
         }
         Outcome::Interrupted => {
-            match outputs
-                .paths()
-                .find(|p| p.extension().is_some_and(|e| e == "json"))
-            {
+            match outputs.path(Format::Json) {
                 Some(json) => eprintln!(
                     "interrupted: the finished runs are kept in {}; continue with --resume {}",
                     kept.join(", "),

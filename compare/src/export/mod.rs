@@ -74,6 +74,14 @@ impl Outputs {
         self.targets.is_empty()
     }
 
+    /// Where `format` is written, if anywhere.
+    pub fn path(&self, format: Format) -> Option<&Path> {
+        self.targets
+            .iter()
+            .find(|(f, _)| *f == format)
+            .map(|(_, path)| path.as_path())
+    }
+
     pub fn paths(&self) -> impl Iterator<Item = &Path> {
         self.targets.iter().map(|(_, path)| path.as_path())
     }
