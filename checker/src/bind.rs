@@ -147,30 +147,51 @@ pub struct FileBinding<'a> {
     pub nodes: u64,
 }
 
-/// Every file's binding plus the merged global table.
+/// Every file's binding, shared by all checkers.
 pub struct Bound<'a> {
     pub files: Vec<FileBinding<'a>>,
+}
+
+impl<'a> Bound<'a> {
+    /// Number of symbols the binder made (merged global symbols are each checker's own).
+    pub fn symbol_count(&self) -> u64 {
+        self.files.iter().map(|f| f.symbols.len() as u64).sum()
+    }
+}
+
+/// One checker's global table: the global declarations of every script file, the standard
+/// library and `declare global` blocks, merged. Like the native TypeScript checker, each
+/// checker merges its own (so merged symbols and member tables are per checker); the
+/// merge is in file order, so its symbol ids are the same in every checker.
+#[derive(Default)]
+pub struct Globals<'a> {
     pub global_symbols: Vec<Symbol<'a>>,
     pub globals: FxHashMap<Atom, SymbolId>,
 }
 
-impl<'a> Bound<'a> {
-    pub fn symbol(&self, id: SymbolId) -> &Symbol<'a> {
+/// What a checker resolves names against: the shared bindings and its own globals.
+#[derive(Clone, Copy)]
+pub struct Scope<'a, 'b> {
+    pub files: &'b [FileBinding<'a>],
+    pub global_symbols: &'b [Symbol<'a>],
+    pub globals: &'b FxHashMap<Atom, SymbolId>,
+}
+
+impl<'a, 'b> Scope<'a, 'b> {
+    pub fn new(bound: &'b Bound<'a>, globals: &'b Globals<'a>) -> Self {
+        Scope {
+            files: &bound.files,
+            global_symbols: &globals.global_symbols,
+            globals: &globals.globals,
+        }
+    }
+
+    pub fn symbol(&self, id: SymbolId) -> &'b Symbol<'a> {
         if id.file == GLOBAL_FILE {
             &self.global_symbols[id.index as usize]
         } else {
             &self.files[id.file as usize].symbols[id.index as usize]
         }
-    }
-
-    /// Total number of symbols, merged ones included.
-    pub fn symbol_count(&self) -> u64 {
-        self.global_symbols.len() as u64
-            + self
-                .files
-                .iter()
-                .map(|f| f.symbols.len() as u64)
-                .sum::<u64>()
     }
 
     /// The symbol an identifier at `pos` in `file` denotes.
@@ -235,7 +256,7 @@ pub fn resolve_module(paths: &FxHashMap<&str, u32>, from: &str, specifier: &str)
         })
 }
 
-/// Binds every file (in parallel on the current rayon pool) and merges the globals.
+/// Binds every file, in parallel on the current rayon pool.
 pub fn bind_all<'a>(files: &'a [ParsedFile]) -> Bound<'a> {
     use rayon::prelude::*;
     let paths: FxHashMap<&str, u32> = files
@@ -248,88 +269,91 @@ pub fn bind_all<'a>(files: &'a [ParsedFile]) -> Bound<'a> {
         .enumerate()
         .map(|(i, f)| bind_file(i as u32, f, &paths))
         .collect();
-    merge_globals(bindings)
+    Bound { files: bindings }
 }
 
-fn merge_globals(files: Vec<FileBinding<'_>>) -> Bound<'_> {
-    let mut bound = Bound {
+/// Merges the global declarations of all files into a fresh global table.
+pub fn merge_globals<'a>(files: &[FileBinding<'a>]) -> Globals<'a> {
+    let mut m = Merger {
         files,
-        global_symbols: Vec::new(),
-        globals: FxHashMap::default(),
+        out: Globals::default(),
     };
-    let contributions: Vec<SymbolId> = bound
-        .files
-        .iter()
-        .flat_map(|f| f.globals.iter().copied())
-        .collect();
-    for id in contributions {
-        let name = bound.symbol(id).name.clone();
-        merge_into(&mut bound, name, id, None);
+    for f in files {
+        for &id in &f.globals {
+            let name = m.symbol(id).name.clone();
+            m.merge_into(name, id, None);
+        }
     }
-    bound
+    m.out
 }
 
-/// Adds `id` under `name` to the global table, or to the exports of the merged namespace
-/// `parent`, merging with what is already there.
-fn merge_into<'a>(bound: &mut Bound<'a>, name: Atom, id: SymbolId, parent: Option<SymbolId>) {
-    let existing = match parent {
-        None => bound.globals.get(&name).copied(),
-        Some(p) => bound.global_symbols[p.index as usize]
-            .exports
-            .get(&name)
-            .copied(),
-    };
-    let target = match existing {
-        None => {
-            match parent {
-                None => bound.globals.insert(name, id),
-                Some(p) => bound.global_symbols[p.index as usize]
-                    .exports
-                    .insert(name, id),
-            };
-            return;
+struct Merger<'a, 'f> {
+    files: &'f [FileBinding<'a>],
+    out: Globals<'a>,
+}
+
+impl<'a> Merger<'a, '_> {
+    fn symbol(&self, id: SymbolId) -> &Symbol<'a> {
+        if id.file == GLOBAL_FILE {
+            &self.out.global_symbols[id.index as usize]
+        } else {
+            &self.files[id.file as usize].symbols[id.index as usize]
         }
-        Some(existing) if existing.file == GLOBAL_FILE => existing,
-        Some(existing) => {
-            // First collision: make a merged symbol that starts as a copy of `existing`.
-            let first = bound.symbol(existing);
-            let mut copy = Symbol::new(first.name.clone(), first.flags);
-            copy.decls = first.decls.clone();
-            copy.members = first.members.clone();
-            let first_exports: Vec<(Atom, SymbolId)> =
-                first.exports.iter().map(|(k, v)| (k.clone(), *v)).collect();
-            let merged_id = SymbolId {
-                file: GLOBAL_FILE,
-                index: bound.global_symbols.len() as u32,
-            };
-            bound.global_symbols.push(copy);
-            match parent {
-                None => bound.globals.insert(name, merged_id),
-                Some(p) => bound.global_symbols[p.index as usize]
-                    .exports
-                    .insert(name, merged_id),
-            };
-            for (k, v) in first_exports {
-                merge_into(bound, k, v, Some(merged_id));
-            }
-            merged_id
-        }
-    };
-    let other = bound.symbol(id);
-    let flags = other.flags;
-    let decls = other.decls.clone();
-    let members: Vec<(Atom, SymbolId)> =
-        other.members.iter().map(|(k, v)| (k.clone(), *v)).collect();
-    let exports: Vec<(Atom, SymbolId)> =
-        other.exports.iter().map(|(k, v)| (k.clone(), *v)).collect();
-    let t = &mut bound.global_symbols[target.index as usize];
-    t.flags |= flags;
-    t.decls.extend(decls);
-    for (k, v) in members {
-        t.members.entry(k).or_insert(v);
     }
-    for (k, v) in exports {
-        merge_into(bound, k, v, Some(target));
+
+    fn table(&mut self, parent: Option<SymbolId>) -> &mut FxHashMap<Atom, SymbolId> {
+        match parent {
+            None => &mut self.out.globals,
+            Some(p) => &mut self.out.global_symbols[p.index as usize].exports,
+        }
+    }
+
+    /// Adds `id` under `name` to the global table, or to the exports of the merged
+    /// namespace `parent`, merging with what is already there.
+    fn merge_into(&mut self, name: Atom, id: SymbolId, parent: Option<SymbolId>) {
+        let existing = self.table(parent).get(&name).copied();
+        let target = match existing {
+            None => {
+                self.table(parent).insert(name, id);
+                return;
+            }
+            Some(existing) if existing.file == GLOBAL_FILE => existing,
+            Some(existing) => {
+                // First collision: a merged symbol that starts as a copy of `existing`.
+                let first = self.symbol(existing);
+                let mut copy = Symbol::new(first.name.clone(), first.flags);
+                copy.decls = first.decls.clone();
+                copy.members = first.members.clone();
+                let first_exports: Vec<(Atom, SymbolId)> =
+                    first.exports.iter().map(|(k, v)| (k.clone(), *v)).collect();
+                let merged_id = SymbolId {
+                    file: GLOBAL_FILE,
+                    index: self.out.global_symbols.len() as u32,
+                };
+                self.out.global_symbols.push(copy);
+                self.table(parent).insert(name, merged_id);
+                for (k, v) in first_exports {
+                    self.merge_into(k, v, Some(merged_id));
+                }
+                merged_id
+            }
+        };
+        let other = self.symbol(id);
+        let flags = other.flags;
+        let decls = other.decls.clone();
+        let members: Vec<(Atom, SymbolId)> =
+            other.members.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        let exports: Vec<(Atom, SymbolId)> =
+            other.exports.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        let t = &mut self.out.global_symbols[target.index as usize];
+        t.flags |= flags;
+        t.decls.extend(decls);
+        for (k, v) in members {
+            t.members.entry(k).or_insert(v);
+        }
+        for (k, v) in exports {
+            self.merge_into(k, v, Some(target));
+        }
     }
 }
 

@@ -12,7 +12,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
-use crate::bind::{self, Bound, DeclRef as BDecl, Imported, MemberDecl, SymbolId, flags};
+use crate::bind::{self, DeclRef as BDecl, Imported, MemberDecl, Scope, SymbolId, flags};
 use crate::diag::{Code, Diagnostic};
 use crate::parse::ParsedFile;
 use crate::types::{
@@ -102,7 +102,7 @@ pub struct CheckerCounts {
 
 pub struct Checker<'a, 'b> {
     files: &'a [ParsedFile],
-    bound: &'b Bound<'a>,
+    bound: Scope<'a, 'b>,
     pub types: TypeTable,
     relations: FxHashMap<(TypeId, TypeId), bool>,
     sym_links: FxHashMap<SymbolId, Box<SymbolLinks>>,
@@ -147,7 +147,7 @@ fn node_key(file: u32, lo: u32) -> u64 {
 }
 
 impl<'a, 'b> Checker<'a, 'b> {
-    pub fn new(files: &'a [ParsedFile], bound: &'b Bound<'a>) -> Self {
+    pub fn new(files: &'a [ParsedFile], bound: Scope<'a, 'b>) -> Self {
         let mut c = Checker {
             files,
             bound,
@@ -737,6 +737,11 @@ impl<'a, 'b> Checker<'a, 'b> {
             None => ids::ANY,
         };
         let this = self.this_instance(this);
+        // Like TypeScript's checkClassDeclaration: resolve every member's type.
+        let m = self.members(this);
+        for name in &m.order {
+            self.prop_ty(&m.props[name]);
+        }
         self.this_types.push(this);
         for m in &c.body {
             match m {
@@ -864,7 +869,11 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
             let t = self.declared_type(sym);
             let t = self.this_instance(t);
-            self.members(t);
+            // Like TypeScript's checkInterfaceDeclaration: resolve every member's type.
+            let m = self.members(t);
+            for name in &m.order {
+                self.prop_ty(&m.props[name]);
+            }
             // Like TypeScript, check the interface against each base it extends.
             if !self.base_cycle(sym) {
                 for e in &i.extends {
@@ -976,6 +985,9 @@ impl<'a, 'b> Checker<'a, 'b> {
             self.depth -= 1;
             return;
         }
+        // Like TypeScript's checkSourceElement on a type node: resolve it (cached, with
+        // its links), then look for unknown names and wrong argument counts.
+        self.type_from_node(file, t);
         match t {
             TsType::TsTypeRef(r) => {
                 let entity = entity_of(&r.type_name);

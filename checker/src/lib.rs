@@ -132,7 +132,8 @@ pub fn run(corpus: &Corpus, opts: &Options) -> Result<Outcome, Error> {
     let start = Instant::now();
     let n = opts.checkers;
     let results: Vec<CheckerResult> = checker_pool.broadcast(|ctx| {
-        let mut checker = check::Checker::new(&parsed, &bound);
+        let globals = bind::merge_globals(&bound.files);
+        let mut checker = check::Checker::new(&parsed, bind::Scope::new(&bound, &globals));
         let mut summaries = Vec::new();
         for file in (ctx.index()..parsed.len()).step_by(n) {
             checker.check_file(file as u32);
