@@ -1,16 +1,47 @@
 //! SVG: per corpus, median RSS against median wall time for each contender and checker
 //! count with min-max whiskers on both axes, and beside it a panel of minor faults.
+//!
+//! Both memory axes are logarithmic: one contender (slice-huge, +populate) can hold ten
+//! times the memory of the others, and a linear axis would crush the rest into a corner.
+use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{ExportError, Exporter};
-use crate::contender::Contender;
 use crate::results::{ResultSet, Results};
 
 pub struct SvgExporter;
 
-const PANEL_WIDTH: u32 = 640;
-const PANEL_HEIGHT: u32 = 420;
+const SCATTER_WIDTH: u32 = 560;
+const LEGEND_WIDTH: u32 = 190;
+const FAULTS_WIDTH: u32 = 560;
+const ROW_HEIGHT: u32 = 420;
 const KIB_PER_MIB: f64 = 1024.0;
+
+/// Distinct colours (Tableau 10 and two more), one per contender.
+const COLOURS: [RGBColor; 12] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+    RGBColor(0, 0, 0),
+    RGBColor(0, 90, 50),
+];
+
+/// Colours of the checker counts in the faults panel.
+const CHECKER_COLOURS: [RGBColor; 4] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+];
+
+type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 
 impl Exporter for SvgExporter {
     fn render(&self, results: &Results) -> Result<Vec<u8>, ExportError> {
@@ -20,7 +51,7 @@ impl Exporter for SvgExporter {
     }
 }
 
-/// What one point of the chart shows.
+/// What one point of the chart shows: median, min and max of each figure.
 struct Point {
     contender: usize,
     checkers: usize,
@@ -48,16 +79,29 @@ fn points(results: &Results, corpus: &str) -> Vec<Point> {
         .collect()
 }
 
-/// A range around `values` with a margin, never empty.
+/// A linear range around `values` with a margin, never empty.
 fn padded(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+    let (lo, hi) = bounds(values);
+    let pad = ((hi - lo) * 0.1).max(hi.abs() * 0.02).max(1e-9);
+    (lo - pad).max(0.0)..hi + pad
+}
+
+/// A range for a logarithmic axis: positive, with a margin of a tenth of a decade.
+fn padded_log(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+    let (lo, hi) = bounds(values.filter(|v| *v > 0.0));
+    let (lo, hi) = (lo.max(1e-3), hi.max(lo.max(1e-3) * 1.01));
+    lo / 1.25..hi * 1.25
+}
+
+fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
         (lo.min(v), hi.max(v))
     });
-    if !lo.is_finite() {
-        return 0.0..1.0;
-    }
-    let pad = ((hi - lo) * 0.1).max(hi.abs() * 0.02).max(1e-9);
-    (lo - pad).max(0.0)..hi + pad
+    if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) }
+}
+
+fn colour(index: usize) -> RGBColor {
+    COLOURS[index % COLOURS.len()]
 }
 
 fn render(results: &Results) -> Result<String, String> {
@@ -72,164 +116,164 @@ fn render(results: &Results) -> Result<String, String> {
                 .any(|set| &set.corpus == *corpus && set.median.is_some())
         })
         .collect();
+    let mut checker_counts: Vec<usize> = results.results.iter().map(|s| s.checkers).collect();
+    checker_counts.sort_unstable();
+    checker_counts.dedup();
     let mut svg = String::new();
     {
         let rows = corpora.len().max(1);
-        let root = SVGBackend::with_string(&mut svg, (2 * PANEL_WIDTH, rows as u32 * PANEL_HEIGHT))
+        let width = SCATTER_WIDTH + LEGEND_WIDTH + FAULTS_WIDTH;
+        let root = SVGBackend::with_string(&mut svg, (width, rows as u32 * ROW_HEIGHT))
             .into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let panels = root.split_evenly((rows, 2));
-        for (row, corpus) in corpora.iter().enumerate() {
+        for (row, corpus) in root.split_evenly((rows, 1)).iter().zip(&corpora) {
+            let (scatter, rest) = row.split_horizontally(SCATTER_WIDTH);
+            let (legend_area, faults_area) = rest.split_horizontally(LEGEND_WIDTH);
             let points = points(results, corpus);
-            rss_against_wall(&panels[2 * row], results, corpus, &points)?;
-            faults(&panels[2 * row + 1], results, corpus, &points)?;
+            rss_against_wall(&scatter, corpus, &points)?;
+            legend(&legend_area, results, &checker_counts)?;
+            faults(&faults_area, results, corpus, &points, &checker_counts)?;
         }
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(svg)
 }
 
-fn colour(contender: usize) -> RGBColor {
-    let c = Palette99::pick(contender).to_rgba();
-    RGBColor(c.0, c.1, c.2)
-}
-
-fn rss_against_wall(
-    area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
-    results: &Results,
-    corpus: &str,
-    points: &[Point],
-) -> Result<(), String> {
+fn rss_against_wall(area: &Area<'_>, corpus: &str, points: &[Point]) -> Result<(), String> {
     let err = |e: DrawingAreaErrorKind<_>| e.to_string();
     let x = padded(points.iter().flat_map(|p| p.wall));
-    let y = padded(points.iter().flat_map(|p| p.rss_mib));
+    let y = padded_log(points.iter().flat_map(|p| p.rss_mib));
     let mut chart = ChartBuilder::on(area)
         .caption(
             format!("{corpus}: median RSS against median wall"),
-            ("sans-serif", 18),
+            ("sans-serif", 17),
         )
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(60)
-        .build_cartesian_2d(x, y)
+        .build_cartesian_2d(x, y.log_scale())
         .map_err(err)?;
     chart
         .configure_mesh()
+        .light_line_style(WHITE)
         .x_desc("wall s (min-max whiskers)")
-        .y_desc("RSS MiB (VmHWM)")
+        .y_desc("RSS MiB, VmHWM (log scale)")
+        .y_label_formatter(&|v| format!("{v:.0}"))
         .draw()
         .map_err(err)?;
-    for (index, contender) in results.settings.contenders.iter().enumerate() {
-        let mine: Vec<&Point> = points.iter().filter(|p| p.contender == index).collect();
-        if mine.is_empty() {
-            continue;
-        }
-        let style = colour(index);
+    for p in points {
+        let style = colour(p.contender);
+        let [w, w_lo, w_hi] = p.wall;
+        let [r, r_lo, r_hi] = p.rss_mib;
         chart
-            .draw_series(mine.iter().flat_map(|p| {
-                let [w, w_lo, w_hi] = p.wall;
-                let [r, r_lo, r_hi] = p.rss_mib;
-                [
-                    PathElement::new(vec![(w_lo, r), (w_hi, r)], style),
-                    PathElement::new(vec![(w, r_lo), (w, r_hi)], style),
-                ]
-            }))
+            .draw_series([
+                PathElement::new(vec![(w_lo, r), (w_hi, r)], style),
+                PathElement::new(vec![(w, r_lo), (w, r_hi)], style),
+            ])
             .map_err(err)?;
         chart
-            .draw_series(
-                mine.iter()
-                    .map(|p| Circle::new((p.wall[0], p.rss_mib[0]), 4, style.filled())),
-            )
-            .map_err(err)?
-            .label(contender.to_string())
-            .legend(move |(x, y)| Circle::new((x, y), 4, style.filled()));
+            .draw_series([Circle::new((w, r), 4, style.filled())])
+            .map_err(err)?;
         chart
-            .draw_series(mine.iter().map(|p| {
-                Text::new(
-                    format!("×{}", p.checkers),
-                    (p.wall[0], p.rss_mib[0]),
-                    ("sans-serif", 12).into_font().color(&style),
-                )
-            }))
+            .draw_series([Text::new(
+                format!("×{}", p.checkers),
+                (w, r),
+                ("sans-serif", 11).into_font().color(&style),
+            )])
             .map_err(err)?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(err)?;
     Ok(())
 }
 
+/// The contenders' colours, then the checker counts' colours of the faults panel.
+fn legend(area: &Area<'_>, results: &Results, checker_counts: &[usize]) -> Result<(), String> {
+    let err = |e: DrawingAreaErrorKind<_>| e.to_string();
+    let font = ("sans-serif", 12).into_font();
+    let line = 18;
+    let mut y = 40;
+    area.draw(&Text::new(
+        "contender (×checkers)",
+        (8, y - 20),
+        font.clone(),
+    ))
+    .map_err(err)?;
+    for (index, contender) in results.settings.contenders.iter().enumerate() {
+        area.draw(&Circle::new((14, y + 6), 4, colour(index).filled()))
+            .map_err(err)?;
+        area.draw(&Text::new(contender.to_string(), (24, y), font.clone()))
+            .map_err(err)?;
+        y += line;
+    }
+    y += line;
+    area.draw(&Text::new("faults panel", (8, y), font.clone()))
+        .map_err(err)?;
+    y += line;
+    for (k, checkers) in checker_counts.iter().enumerate() {
+        let style = CHECKER_COLOURS[k % CHECKER_COLOURS.len()];
+        area.draw(&Circle::new((14, y + 6), 4, style.filled()))
+            .map_err(err)?;
+        let label = format!(
+            "{checkers} checker{}",
+            if *checkers == 1 { "" } else { "s" }
+        );
+        area.draw(&Text::new(label, (24, y), font.clone()))
+            .map_err(err)?;
+        y += line;
+    }
+    Ok(())
+}
+
+/// Median minor faults per contender (one row each), one dot per checker count.
 fn faults(
-    area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    area: &Area<'_>,
     results: &Results,
     corpus: &str,
     points: &[Point],
+    checker_counts: &[usize],
 ) -> Result<(), String> {
     let err = |e: DrawingAreaErrorKind<_>| e.to_string();
-    let contenders: &[Contender] = &results.settings.contenders;
-    let mut checker_counts: Vec<usize> = points.iter().map(|p| p.checkers).collect();
-    checker_counts.sort_unstable();
-    checker_counts.dedup();
-    let y = padded(points.iter().flat_map(|p| p.faults).chain([0.0]));
+    let contenders = &results.settings.contenders;
+    let x = padded_log(points.iter().flat_map(|p| p.faults));
+    let rows = contenders.len().max(1);
     let mut chart = ChartBuilder::on(area)
-        .caption(format!("{corpus}: minor page faults"), ("sans-serif", 18))
+        .caption(format!("{corpus}: minor page faults"), ("sans-serif", 17))
         .margin(12)
         .x_label_area_size(40)
-        .y_label_area_size(70)
-        .build_cartesian_2d(-0.5..contenders.len() as f64 - 0.5, y)
+        .y_label_area_size(150)
+        .build_cartesian_2d(x.log_scale(), -0.5..rows as f64 - 0.5)
         .map_err(err)?;
     chart
         .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(contenders.len().max(1))
-        .x_label_formatter(&|x| {
-            let index = x.round();
-            if (x - index).abs() > 0.01 || index < 0.0 {
+        .light_line_style(WHITE)
+        .disable_y_mesh()
+        .y_labels(rows)
+        .y_label_formatter(&|y| {
+            let index = y.round();
+            if (y - index).abs() > 0.01 || index < 0.0 {
                 return String::new();
             }
             contenders
                 .get(index as usize)
                 .map_or(String::new(), |c| c.to_string())
         })
-        .y_label_formatter(&|v| format!("{v:.0}"))
-        .y_desc("median minor faults (min-max whiskers)")
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .x_desc("median minor faults, min-max whiskers (log scale)")
         .draw()
         .map_err(err)?;
-    let spread = 0.3 / checker_counts.len().max(1) as f64;
+    let spread = 0.4 / checker_counts.len().max(1) as f64;
     for (k, &checkers) in checker_counts.iter().enumerate() {
-        let style = Palette99::pick(k + 3).to_rgba();
-        let style = RGBColor(style.0, style.1, style.2);
+        let style = CHECKER_COLOURS[k % CHECKER_COLOURS.len()];
         let offset = (k as f64 - (checker_counts.len() as f64 - 1.0) / 2.0) * spread;
-        let mine: Vec<&Point> = points.iter().filter(|p| p.checkers == checkers).collect();
-        chart
-            .draw_series(mine.iter().map(|p| {
-                let x = p.contender as f64 + offset;
-                PathElement::new(vec![(x, p.faults[1]), (x, p.faults[2])], style)
-            }))
-            .map_err(err)?;
-        chart
-            .draw_series(mine.iter().map(|p| {
-                Circle::new(
-                    (p.contender as f64 + offset, p.faults[0]),
-                    4,
-                    style.filled(),
-                )
-            }))
-            .map_err(err)?
-            .label(format!(
-                "{checkers} checker{}",
-                if checkers == 1 { "" } else { "s" }
-            ))
-            .legend(move |(x, y)| Circle::new((x, y), 4, style.filled()));
+        for p in points.iter().filter(|p| p.checkers == checkers) {
+            let y = p.contender as f64 + offset;
+            let [median, lo, hi] = p.faults;
+            chart
+                .draw_series([PathElement::new(vec![(lo, y), (hi, y)], style)])
+                .map_err(err)?;
+            chart
+                .draw_series([Circle::new((median, y), 4, style.filled())])
+                .map_err(err)?;
+        }
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(err)?;
     Ok(())
 }
