@@ -49,8 +49,9 @@ pub fn render(results: &Results) -> String {
             out,
             "Limits of this machine: {most_checkers} checkers share {} CPU{}, so wall time at \
              {most_checkers} checkers measures time-slicing rather than parallel speed-up, and \
-             contention from other processes weighs more. RSS and page faults do not depend on \
-             the core count: every checker keeps its own tables and arena either way.\n",
+             contention from other processes weighs more. RSS and page faults follow the number of \
+             checker threads, not the cores they run on (every checker keeps its own tables and \
+             arena either way), so those columns stand.\n",
             env.cpu_count,
             table::plural(env.cpu_count),
         );

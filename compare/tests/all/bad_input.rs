@@ -77,3 +77,23 @@ fn a_resume_file_from_another_corpus_is_refused() {
 fn a_missing_results_file_for_report_is_named() {
     fails_saying(&["report", "--from", "nowhere.json"], &["nowhere.json"]);
 }
+
+#[test]
+fn a_file_that_is_not_a_results_file_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("other.json");
+    std::fs::write(&file, "{\"name\": \"not results\"}").unwrap();
+    fails_saying(
+        &["report", "--from", file.to_str().unwrap()],
+        &["other.json", "is not a compare results file"],
+    );
+}
+
+#[test]
+fn an_output_that_is_a_directory_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    fails_saying(
+        &["--markdown", dir.path().to_str().unwrap()],
+        &["it is a directory"],
+    );
+}

@@ -148,3 +148,25 @@ fn a_new_baseline_run_moves_the_ratios_of_its_corpus() {
     );
     assert_eq!(via_ratio, Some(after));
 }
+
+fn stored_reproduce() -> Results {
+    Results::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reproduce-trpc.json"))
+        .unwrap()
+}
+
+/// A real `compare reproduce --ablations --runs 3` on trpc, from a 2-core machine.
+#[test]
+fn the_reproduce_report_renders_every_section_from_stored_runs() {
+    let markdown = compare::export::markdown::render(&stored_reproduce());
+    for section in [
+        "## Beside the publication",
+        "## Switch point sweep",
+        "## Ablations: +populate and +collapse",
+        "## Workload size beside the native checker",
+        "## Other allocators on the same rows",
+        "Limits of this machine",
+    ] {
+        assert!(markdown.contains(section), "{section} missing");
+    }
+    insta::assert_snapshot!(markdown);
+}
