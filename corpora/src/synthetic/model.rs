@@ -39,6 +39,24 @@ impl Ty {
         }
     }
 
+    /// Whether this member type, with `T` read as `arg`, equals `target`; no allocation.
+    pub fn eq_subst(&self, arg: &Ty, target: &Ty) -> bool {
+        match (self, target) {
+            (Ty::Param, t) => arg == t,
+            (Ty::Array(a), Ty::Array(b)) => a.eq_subst(arg, b),
+            (Ty::Fn(a, r), Ty::Fn(b, s)) => {
+                a.eq_subst(arg, b)
+                    && match (r, s) {
+                        (None, None) => true,
+                        (Some(r), Some(s)) => r.eq_subst(arg, s),
+                        _ => false,
+                    }
+            }
+            (Ty::Array(_) | Ty::Fn(..), _) => false,
+            _ => self == target,
+        }
+    }
+
     pub fn is_primitive(&self) -> bool {
         matches!(self, Ty::Num | Ty::Str | Ty::Bool)
     }
@@ -203,6 +221,23 @@ impl Model {
                 .collect(),
             Ty::Class(c) => self.classes[*c].fields.clone(),
             _ => Vec::new(),
+        }
+    }
+
+    /// The declared fields of an interface or class, `T` not replaced.
+    pub fn fields_ref(&self, ty: &Ty) -> &[Field] {
+        match ty {
+            Ty::Iface(i, _) => &self.ifaces[*i].fields,
+            Ty::Class(c) => &self.classes[*c].fields,
+            _ => &[],
+        }
+    }
+
+    /// Whether `field` of a value of type `owner` has type `target`.
+    pub fn field_is(&self, owner: &Ty, field: &Field, target: &Ty) -> bool {
+        match owner {
+            Ty::Iface(_, Some(arg)) => field.ty.eq_subst(arg, target),
+            _ => &field.ty == target,
         }
     }
 

@@ -849,24 +849,31 @@ impl<'s> Gen<'s> {
 
     /// A local, or a field of a local, of exactly this type.
     fn path_to(&mut self, ty: &Ty) -> Option<String> {
-        let mut found: Vec<String> = Vec::new();
-        for local in &self.locals {
+        // (local, field) pairs; the string is built for the chosen one only.
+        let mut found: Vec<(usize, Option<usize>)> = Vec::new();
+        for (li, local) in self.locals.iter().enumerate() {
             if &local.ty == ty {
-                found.push(local.name.clone());
+                found.push((li, None));
             }
-            if matches!(local.ty, Ty::Iface(..) | Ty::Class(_)) {
-                for f in self.model.fields_of(&local.ty) {
-                    if !f.optional && &f.ty == ty {
-                        found.push(format!("{}.{}", local.name, f.name));
-                    }
+            for (fi, f) in self.model.fields_ref(&local.ty).iter().enumerate() {
+                if !f.optional && self.model.field_is(&local.ty, f, ty) {
+                    found.push((li, Some(fi)));
                 }
             }
         }
         if found.is_empty() {
-            None
-        } else {
-            Some(self.rng.pick(&found).clone())
+            return None;
         }
+        let (li, fi) = *self.rng.pick(&found);
+        let local = &self.locals[li];
+        Some(match fi {
+            None => local.name.clone(),
+            Some(fi) => format!(
+                "{}.{}",
+                local.name,
+                self.model.fields_ref(&local.ty)[fi].name
+            ),
+        })
     }
 
     fn call_returning(&mut self, ty: &Ty, depth: u32) -> Option<String> {
@@ -884,22 +891,17 @@ impl<'s> Gen<'s> {
         if !funcs.is_empty() {
             options.extend([0, 0, 0]);
         }
-        let methods: Vec<(String, Method)> = self
-            .locals
-            .iter()
-            .filter_map(|l| match l.ty {
-                Ty::Class(c) => Some((l.name.clone(), c)),
-                _ => None,
-            })
-            .flat_map(|(n, c)| {
-                self.model.classes[c]
-                    .methods
-                    .iter()
-                    .filter(|m| m.ret.as_ref() == Some(ty) && (!m.is_async || self.in_async))
-                    .map(move |m| (n.clone(), m.clone()))
-                    .collect::<Vec<_>>()
-            })
-            .collect();
+        // (local, class, method) triples.
+        let mut methods: Vec<(usize, usize, usize)> = Vec::new();
+        for (li, l) in self.locals.iter().enumerate() {
+            if let Ty::Class(c) = l.ty {
+                for (mi, m) in self.model.classes[c].methods.iter().enumerate() {
+                    if m.ret.as_ref() == Some(ty) && (!m.is_async || self.in_async) {
+                        methods.push((li, c, mi));
+                    }
+                }
+            }
+        }
         if !methods.is_empty() {
             options.extend([1, 1]);
         }
@@ -916,8 +918,8 @@ impl<'s> Gen<'s> {
         if self.util_module.is_some() {
             options.push(3);
         }
-        let selector = self.selector_source(ty);
-        if selector.is_some() {
+        let selectors = self.selector_sources(ty);
+        if !selectors.is_empty() {
             options.extend([4, 4]);
         }
         if options.is_empty() {
@@ -936,7 +938,9 @@ impl<'s> Gen<'s> {
                 })
             }
             1 => {
-                let (local, m) = self.rng.pick(&methods).clone();
+                let (li, c, mi) = *self.rng.pick(&methods);
+                let local = self.locals[li].name.clone();
+                let m = self.model.classes[c].methods[mi].clone();
                 let args = self.args(&m.params, depth);
                 let call = format!("{local}.{}({args})", m.name);
                 Some(if m.is_async {
@@ -951,35 +955,35 @@ impl<'s> Gen<'s> {
                 Some(v.expr)
             }
             3 => self.generic_helper_call(ty, depth),
-            _ => selector,
+            _ => {
+                let (s, li, fi) = *self.rng.pick(&selectors);
+                let def = &self.model.selectors[s];
+                let (module, name) = (def.module, def.name.clone());
+                let local = self.locals[li].name.clone();
+                let field = self.model.ifaces[def.iface].fields[fi].name.clone();
+                self.use_symbol(module, &name, false);
+                Some(format!("{name}({local}, \"{field}\")"))
+            }
         }
     }
 
-    /// `getX(local, "field")` through a visible `K extends keyof I` selector.
-    fn selector_source(&mut self, ty: &Ty) -> Option<String> {
+    /// `getX(local, "field")` through a visible `K extends keyof I` selector:
+    /// (selector, local, field) triples.
+    fn selector_sources(&self, ty: &Ty) -> Vec<(usize, usize, usize)> {
         let mut options = Vec::new();
         for &s in &self.scope.selectors {
             let iface = self.model.selectors[s].iface;
-            for local in &self.locals {
+            for (li, local) in self.locals.iter().enumerate() {
                 if local.ty == Ty::Iface(iface, None) {
-                    for f in &self.model.ifaces[iface].fields {
+                    for (fi, f) in self.model.ifaces[iface].fields.iter().enumerate() {
                         if !f.optional && &f.ty == ty {
-                            options.push((s, local.name.clone(), f.name.clone()));
+                            options.push((s, li, fi));
                         }
                     }
                 }
             }
         }
-        if options.is_empty() {
-            return None;
-        }
-        let (s, local, field) = self.rng.pick(&options).clone();
-        let (m, name) = (
-            self.model.selectors[s].module,
-            self.model.selectors[s].name.clone(),
-        );
-        self.use_symbol(m, &name, false);
-        Some(format!("{name}({local}, \"{field}\")"))
+        options
     }
 
     /// Calls of the project's generic helpers (`identity`, `firstOr`, `pluck`, ...),
