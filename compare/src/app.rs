@@ -219,10 +219,26 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
                 let previous = Results::load(path)?.settings;
                 continue_plan(&mut settings, previous, matches);
             }
-            let outputs = outputs(&args.outputs);
+            let mut outputs = outputs(&args.outputs);
+            if outputs.path(Format::Json).is_none() && args.schedule.resume.is_none() {
+                outputs = outputs.with(Format::Json, default_json().as_deref());
+            }
             bakeoff(settings, &args.schedule, outputs)
         }
     }
+}
+
+/// Where a bake-off keeps its runs when no `--json` is given, so that an interrupted one
+/// can always be resumed: `compare/bakeoff-<unix seconds>.json` in the build's target
+/// directory (beside the folder of the executable). `None` if that cannot be created.
+fn default_json() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let dir = exe.parent()?.parent()?.join("compare");
+    std::fs::create_dir_all(&dir).ok()?;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    Some(dir.join(format!("bakeoff-{}.json", now.as_secs())))
 }
 
 fn outputs(args: &OutputArgs) -> Outputs {
