@@ -166,6 +166,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn this_machine_is_described() {
+        let env = Environment::capture();
+        assert!(env.kernel.starts_with("Linux "), "{}", env.kernel);
+        assert!(env.cpu_count >= 1);
+        assert!(env.memory_kib > 0);
+        assert!(env.crate_versions.contains_key("mimalloc"));
+        assert!(!env.git_revision.is_empty());
+    }
+
+    #[test]
     fn the_bracketed_choice_is_the_setting() {
         assert_eq!(selected("always [madvise] never\n"), "madvise");
         assert_eq!(selected("4096\n"), "4096");
