@@ -24,6 +24,7 @@ mod writer;
 pub use profile::{DEFAULT_MIXED_BYTES, Profile};
 
 use crate::{Corpus, Provenance, SourceFile};
+use std::path::Path;
 
 /// A synthetic spec that does not parse.
 #[derive(Debug, thiserror::Error)]
@@ -172,6 +173,73 @@ pub struct Generated {
     pub corpus: Corpus,
     /// Sorted by path, line and column.
     pub deliberate_errors: Vec<DeliberateError>,
+}
+
+/// The compiler options under which a generated project checks clean, except for its
+/// deliberate errors (see [`Generated::write_project`]).
+pub const TSCONFIG: &str = r#"{
+  "compilerOptions": {
+    "strict": true,
+    "noEmit": true,
+    "noLib": true,
+    "target": "es2022",
+    "module": "esnext",
+    "moduleResolution": "bundler",
+    "jsx": "preserve",
+    "experimentalDecorators": true,
+    "types": []
+  },
+  "include": ["lib/*.d.ts", "src/**/*.ts", "src/**/*.tsx"]
+}
+"#;
+
+impl Generated {
+    /// Writes the project to `dir` (which must not exist yet) so that `tsc -p dir` can
+    /// check it: sources under `src/`, the library under `lib/`, [`TSCONFIG`], and
+    /// `deliberate-errors.txt` with one `src/PATH(LINE,COL): error TSNNNN` per error, in
+    /// tsc's own format. Written to a sibling temporary folder, then renamed, so a
+    /// failure leaves nothing behind.
+    pub fn write_project(&self, dir: &Path) -> std::io::Result<()> {
+        let parent = match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if dir.exists() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                format!("{} already exists", dir.display()),
+            ));
+        }
+        let tmp = tempfile::Builder::new()
+            .prefix(".synthetic-")
+            .tempdir_in(parent)?;
+        let root = tmp.path();
+        let sources = self.corpus.files.iter().map(|f| ("src", f));
+        let libs = self.corpus.lib.iter().map(|f| ("lib", f));
+        for (top, file) in sources.chain(libs) {
+            let path = root.join(top).join(&file.path);
+            if let Some(folder) = path.parent() {
+                std::fs::create_dir_all(folder)?;
+            }
+            std::fs::write(&path, &file.bytes)?;
+        }
+        std::fs::write(root.join("tsconfig.json"), TSCONFIG)?;
+        let mut listing = String::new();
+        for e in &self.deliberate_errors {
+            listing.push_str(&format!(
+                "src/{}({},{}): error TS{}\n",
+                e.path,
+                e.line,
+                e.column,
+                e.code.number()
+            ));
+        }
+        std::fs::write(root.join("deliberate-errors.txt"), listing)?;
+        let kept = tmp.keep();
+        std::fs::rename(&kept, dir).inspect_err(|_| {
+            let _ = std::fs::remove_dir_all(&kept);
+        })
+    }
 }
 
 /// Opens `synthetic`, `synthetic:PROFILE`, `synthetic@SIZE` or `synthetic:PROFILE@SIZE`

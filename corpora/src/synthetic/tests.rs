@@ -344,3 +344,46 @@ fn generation_is_fast() {
     // Tens of milliseconds per MiB in release; generous for debug builds and busy CI.
     assert!(elapsed.as_secs_f64() < 8.0, "4 MiB took {elapsed:?}");
 }
+
+#[test]
+fn a_written_project_holds_sources_library_config_and_the_error_listing() {
+    let g = small("mixed", "64KiB");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("project");
+    g.write_project(&dir).unwrap();
+    for f in &g.corpus.files {
+        let on_disk = std::fs::read(dir.join("src").join(&f.path)).unwrap();
+        assert_eq!(on_disk, f.bytes, "{}", f.path);
+    }
+    assert!(dir.join("lib/lib.synthetic.d.ts").is_file());
+    let config = std::fs::read_to_string(dir.join("tsconfig.json")).unwrap();
+    assert!(config.contains("\"noLib\": true") && config.contains("\"strict\": true"));
+    let listing = std::fs::read_to_string(dir.join("deliberate-errors.txt")).unwrap();
+    assert_eq!(listing.lines().count(), g.deliberate_errors.len());
+    let first = &g.deliberate_errors[0];
+    let line = format!(
+        "src/{}({},{}): error TS{}",
+        first.path,
+        first.line,
+        first.column,
+        first.code.number()
+    );
+    assert!(listing.contains(&line), "{listing}");
+}
+
+#[test]
+fn writing_over_an_existing_folder_is_refused_and_leaves_no_temporary_behind() {
+    let g = small("trpc", "32KiB");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("taken");
+    std::fs::create_dir(&dir).unwrap();
+    let err = g.write_project(&dir).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::AlreadyExists);
+    let entries: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+    assert_eq!(entries.len(), 1, "only the existing folder is there");
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "it is untouched"
+    );
+}
