@@ -400,6 +400,22 @@ pub fn bind_file<'a>(
     b.out
 }
 
+/// Where an `export` modifier puts a declaration.
+#[derive(Clone, Copy, Debug)]
+enum ExportTo {
+    Nowhere,
+    Module,
+    /// The exports of a namespace declared in the file being bound.
+    Namespace(SymbolId),
+}
+
+impl ExportTo {
+    /// `export` at the top of a module, or inside namespace `ns`.
+    fn of(ns: Option<SymbolId>) -> Self {
+        ns.map_or(ExportTo::Module, ExportTo::Namespace)
+    }
+}
+
 struct Binder<'a, 'p> {
     file: u32,
     path: &'a str,
@@ -458,7 +474,7 @@ impl<'a> Binder<'a, '_> {
     fn hoist_items(&mut self, items: &'a [ModuleItem], ns: Option<SymbolId>) {
         for item in items {
             match item {
-                ModuleItem::Stmt(s) => self.hoist_stmt(s, None),
+                ModuleItem::Stmt(s) => self.hoist_stmt(s, ExportTo::Nowhere),
                 ModuleItem::ModuleDecl(d) => self.hoist_module_decl(d, ns),
             }
         }
@@ -466,30 +482,31 @@ impl<'a> Binder<'a, '_> {
 
     fn hoist_stmts(&mut self, stmts: &'a [Stmt]) {
         for s in stmts {
-            self.hoist_stmt(s, None);
+            self.hoist_stmt(s, ExportTo::Nowhere);
         }
     }
 
-    fn hoist_stmt(&mut self, stmt: &'a Stmt, export_to: Option<SymbolId>) {
+    fn hoist_stmt(&mut self, stmt: &'a Stmt, export_to: ExportTo) {
         if let Stmt::Decl(d) = stmt {
             self.hoist_decl(d, export_to);
         }
     }
 
-    fn export(&mut self, ns: Option<SymbolId>, name: &Atom, id: SymbolId) {
-        match ns {
-            Some(ns) if ns.file == self.file => {
+    fn export(&mut self, to: ExportTo, name: &Atom, id: SymbolId) {
+        match to {
+            ExportTo::Nowhere => {}
+            ExportTo::Module => {
+                self.out.exports.insert(name.clone(), id);
+            }
+            ExportTo::Namespace(ns) => {
                 self.out.symbols[ns.index as usize]
                     .exports
                     .insert(name.clone(), id);
             }
-            _ => {
-                self.out.exports.insert(name.clone(), id);
-            }
         }
     }
 
-    fn hoist_decl(&mut self, decl: &'a Decl, export_to: Option<SymbolId>) -> Option<SymbolId> {
+    fn hoist_decl(&mut self, decl: &'a Decl, export_to: ExportTo) -> Option<SymbolId> {
         let (ident, flags, d) = match decl {
             Decl::Class(c) => (&c.ident, flags::CLASS, DeclRef::Class(&c.class)),
             Decl::Fn(f) => (&f.ident, flags::FUNCTION, DeclRef::Function(&f.function)),
@@ -520,9 +537,7 @@ impl<'a> Binder<'a, '_> {
             }
         };
         let id = self.declare(&ident.sym, ident.span.lo.0, flags, d);
-        if export_to.is_some() {
-            self.export(export_to.filter(|n| n.file == self.file), &ident.sym, id);
-        }
+        self.export(export_to, &ident.sym, id);
         Some(id)
     }
 
@@ -531,7 +546,7 @@ impl<'a> Binder<'a, '_> {
         pat: &'a Pat,
         init: Option<&'a Expr>,
         in_pattern: bool,
-        export_to: Option<SymbolId>,
+        export_to: ExportTo,
     ) {
         self.hoist_binding(pat, init, in_pattern, false, export_to);
     }
@@ -542,7 +557,7 @@ impl<'a> Binder<'a, '_> {
         init: Option<&'a Expr>,
         in_pattern: bool,
         is_const: bool,
-        export_to: Option<SymbolId>,
+        export_to: ExportTo,
     ) {
         match pat {
             Pat::Ident(b) => {
@@ -557,9 +572,7 @@ impl<'a> Binder<'a, '_> {
                         is_const,
                     },
                 );
-                if export_to.is_some() {
-                    self.export(export_to.filter(|n| n.file == self.file), &b.id.sym, id);
-                }
+                self.export(export_to, &b.id.sym, id);
             }
             Pat::Array(a) => {
                 for p in a.elems.iter().flatten() {
@@ -584,13 +597,7 @@ impl<'a> Binder<'a, '_> {
                                     is_const,
                                 },
                             );
-                            if export_to.is_some() {
-                                self.export(
-                                    export_to.filter(|n| n.file == self.file),
-                                    &a.key.id.sym,
-                                    id,
-                                );
-                            }
+                            self.export(export_to, &a.key.id.sym, id);
                         }
                         ObjectPatProp::Rest(r) => self.hoist_pat(&r.arg, None, true, export_to),
                     }
@@ -605,13 +612,7 @@ impl<'a> Binder<'a, '_> {
     fn hoist_module_decl(&mut self, d: &'a ModuleDecl, ns: Option<SymbolId>) {
         match d {
             ModuleDecl::ExportDecl(e) => {
-                self.hoist_decl(
-                    &e.decl,
-                    Some(ns.unwrap_or(SymbolId {
-                        file: u32::MAX - 1,
-                        index: 0,
-                    })),
-                );
+                self.hoist_decl(&e.decl, ExportTo::of(ns));
             }
             ModuleDecl::Import(i) => {
                 let module = self.module(&i.src);
@@ -735,7 +736,7 @@ impl<'a> Binder<'a, '_> {
                         },
                     );
                     if i.is_export {
-                        self.export(ns, &i.id.sym, id);
+                        self.export(ExportTo::of(ns), &i.id.sym, id);
                     }
                 }
             }
@@ -786,7 +787,7 @@ impl<'a> Binder<'a, '_> {
                             let exported =
                                 s.exported.as_ref().map_or(orig.sym.clone(), export_name);
                             if let Some(&id) = self.out.node_symbols.get(&orig.span.lo.0) {
-                                self.export(ns, &exported, id);
+                                self.export(ExportTo::of(ns), &exported, id);
                             }
                         }
                     }
@@ -832,7 +833,7 @@ impl<'a> Binder<'a, '_> {
                 match &f.init {
                     Some(VarDeclOrExpr::VarDecl(v)) => {
                         for d in &v.decls {
-                            self.hoist_pat(&d.name, d.init.as_deref(), false, None);
+                            self.hoist_pat(&d.name, d.init.as_deref(), false, ExportTo::Nowhere);
                         }
                         self.var_decl(v);
                     }
@@ -865,7 +866,7 @@ impl<'a> Binder<'a, '_> {
                 if let Some(h) = &t.handler {
                     self.scopes.push(FxHashMap::default());
                     if let Some(p) = &h.param {
-                        self.hoist_pat(p, None, true, None);
+                        self.hoist_pat(p, None, true, ExportTo::Nowhere);
                         self.pat(p);
                     }
                     self.block(&h.body.stmts);
@@ -890,13 +891,13 @@ impl<'a> Binder<'a, '_> {
         match left {
             ForHead::VarDecl(v) => {
                 for d in &v.decls {
-                    self.hoist_pat(&d.name, None, true, None);
+                    self.hoist_pat(&d.name, None, true, ExportTo::Nowhere);
                 }
                 self.var_decl(v);
             }
             ForHead::UsingDecl(u) => {
                 for d in &u.decls {
-                    self.hoist_pat(&d.name, None, true, None);
+                    self.hoist_pat(&d.name, None, true, ExportTo::Nowhere);
                     self.pat(&d.name);
                 }
             }
@@ -1252,7 +1253,12 @@ impl<'a> Binder<'a, '_> {
                                         self.opt_ann(b.type_ann.as_deref());
                                     }
                                     TsParamPropParam::Assign(a) => {
-                                        self.hoist_pat(&a.left, Some(&a.right), false, None);
+                                        self.hoist_pat(
+                                            &a.left,
+                                            Some(&a.right),
+                                            false,
+                                            ExportTo::Nowhere,
+                                        );
                                         self.pat(&a.left);
                                         self.expr(&a.right);
                                     }
@@ -1345,7 +1351,7 @@ impl<'a> Binder<'a, '_> {
     }
 
     fn param(&mut self, p: &'a Pat) {
-        self.hoist_pat(p, None, !matches!(p, Pat::Ident(_)), None);
+        self.hoist_pat(p, None, !matches!(p, Pat::Ident(_)), ExportTo::Nowhere);
         if let Pat::Ident(b) = p
             && let Some(&id) = self.out.node_symbols.get(&b.id.span.lo.0)
         {
