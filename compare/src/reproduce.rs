@@ -219,6 +219,11 @@ pub fn markdown(results: &Results) -> String {
     out
 }
 
+/// Whether the results hold any row of the published table.
+pub fn covers_publication(results: &Results) -> bool {
+    beside_publication(results).is_some()
+}
+
 /// The table beside the publication for the terminal, when the results hold its rows.
 pub fn text(results: &Results) -> Option<String> {
     let table = beside_publication(results)?;

@@ -20,7 +20,12 @@ pub fn render(results: &Results) -> String {
     let env = &results.environment;
     let settings = &results.settings;
     let mut out = String::new();
-    let _ = writeln!(out, "# checkbench bake-off\n");
+    let title = if reproduce::covers_publication(results) {
+        "checkbench: the publication's measurements, reproduced"
+    } else {
+        "checkbench bake-off"
+    };
+    let _ = writeln!(out, "# {title}\n");
     let _ = writeln!(
         out,
         "- Machine: {}\n- Revision: `{}`\n- Command: `{}`\n- Versions: {}",
