@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::benchmark::launcher::{Launcher, Request};
-use crate::benchmark::measure::{self, judge};
+use crate::benchmark::measure::{self, Exit, judge};
 use crate::benchmark::schedule::{Slot, schedule};
 use crate::export::{ExportError, Outputs};
 use crate::output::progress::Progress;
@@ -83,13 +83,18 @@ impl Runner<'_> {
                 corpus: &corpus,
                 checkers: slot.checkers,
             };
-            let run = match measure::measure(self.launcher.command(&request)) {
+            let measured = measure::measure(self.launcher.command(&request));
+            // Ctrl-C reaches the child too, and it may die before our handler has run.
+            let child_interrupted =
+                matches!(&measured, Ok(m) if m.exit == Exit::Signal(libc::SIGINT));
+            if child_interrupted || self.stop.load(Ordering::SeqCst) {
+                self.stop.store(true, Ordering::SeqCst);
+                return Ok(Outcome::Interrupted);
+            }
+            let run = match measured {
                 Ok(measured) => judge(slot.contender, slot.round, &measured),
                 Err(error) => failed_to_start(slot.round, &error),
             };
-            if self.stop.load(Ordering::SeqCst) {
-                return Ok(Outcome::Interrupted);
-            }
             if !run.status.is_ok() {
                 self.progress.warn(&format!("{label}: {}", run.status));
             }

@@ -22,6 +22,8 @@ pub enum Behaviour {
     ReportPerCheckers,
     /// Kills itself with SIGSEGV.
     Crash,
+    /// Dies by SIGINT, as a child does when the user presses Ctrl-C.
+    Interrupted,
     /// Reports a slice policy other than the one asked for.
     WrongPolicy,
 }
@@ -123,6 +125,9 @@ impl Launcher for FakeLauncher {
             }
             Behaviour::Crash => {
                 command.args(["-c", "echo 'about to crash' >&2; kill -SEGV $$"]);
+            }
+            Behaviour::Interrupted => {
+                command.args(["-c", "kill -INT $$"]);
             }
             Behaviour::WrongPolicy => {
                 let wrong = report(

@@ -135,3 +135,30 @@ fn resuming_a_finished_file_keeps_its_plan_and_runs_nothing() {
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(runs_of(&after), runs_of(&doc), "no run added or changed");
 }
+
+#[test]
+fn a_child_killed_by_ctrl_c_stops_the_bake_off_without_recording_a_failure() {
+    let launcher = FakeLauncher::honest().with("system", crate::fake::Behaviour::Interrupted);
+    let mut results = plan(&["slice-nohuge", "system"], &[1], 2, 0);
+    let stop = AtomicBool::new(false);
+    let outcome = Runner {
+        launcher: &launcher,
+        stop: &stop,
+        outputs: &Outputs::new(),
+        progress: &Progress::hidden(),
+    }
+    .run(&mut results)
+    .unwrap();
+    assert_eq!(outcome, Outcome::Interrupted);
+    assert_eq!(launcher.launches().len(), 2);
+    let recorded: Vec<String> = results
+        .results
+        .iter()
+        .flat_map(|set| set.runs.iter().map(|run| run.status.to_string()))
+        .collect();
+    assert_eq!(
+        recorded,
+        vec!["ok"],
+        "only the run before the interrupted one"
+    );
+}
