@@ -7,6 +7,8 @@
 //!
 //! **Symbol ids do not depend on the checker count**: they are fixed here, before any
 //! checker starts, so anything derived from them is the same for 1 or N checkers.
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
@@ -136,6 +138,9 @@ pub struct FileBinding<'a> {
     /// The class whose `this` a method body, constructor or property initializer sees,
     /// by the start position of the function or initializer.
     pub this_owners: FxHashMap<u32, SymbolId>,
+    /// References inside global namespaces that no enclosing scope declares, with the
+    /// namespace path to look them up in (innermost first) before the global table.
+    pub namespace_refs: FxHashMap<u32, Arc<[Atom]>>,
     /// The file each resolved module specifier names, by the specifier's start position.
     pub import_modules: FxHashMap<u32, u32>,
     /// Relative or bare imports that did not resolve inside the corpus: position and text.
@@ -196,11 +201,30 @@ impl<'a, 'b> Scope<'a, 'b> {
 
     /// The symbol an identifier at `pos` in `file` denotes.
     pub fn resolve(&self, file: u32, pos: u32, name: &Atom) -> Option<SymbolId> {
-        self.files[file as usize]
-            .node_symbols
-            .get(&pos)
-            .copied()
-            .or_else(|| self.globals.get(name).copied())
+        let f = &self.files[file as usize];
+        if let Some(&s) = f.node_symbols.get(&pos) {
+            return Some(s);
+        }
+        if let Some(path) = f.namespace_refs.get(&pos) {
+            for depth in (1..=path.len()).rev() {
+                let found = self
+                    .namespace(&path[..depth])
+                    .and_then(|ns| self.symbol(ns).exports.get(name));
+                if let Some(&s) = found {
+                    return Some(s);
+                }
+            }
+        }
+        self.globals.get(name).copied()
+    }
+
+    /// The merged global namespace at `path` (`["Intl"]`, `["A", "B"]`).
+    fn namespace(&self, path: &[Atom]) -> Option<SymbolId> {
+        let mut s = *self.globals.get(&path[0])?;
+        for part in &path[1..] {
+            s = *self.symbol(s).exports.get(part)?;
+        }
+        Some(s)
     }
 }
 
@@ -370,6 +394,9 @@ pub fn bind_file<'a>(
         out: FileBinding::default(),
         scopes: Vec::new(),
         global_scope: false,
+        ns_path: Vec::new(),
+        ns_path_shared: None,
+        ambient: crate::parse::is_declaration_path(&file.path),
     };
     match &file.program {
         Some(Program::Module(m)) => {
@@ -424,6 +451,11 @@ struct Binder<'a, 'p> {
     scopes: Vec<FxHashMap<Atom, SymbolId>>,
     /// Top-level names of a script file are global: references to them resolve late.
     global_scope: bool,
+    /// Names of the global namespaces around the walk (`Intl`, `Intl.X`), innermost last.
+    ns_path: Vec<Atom>,
+    ns_path_shared: Option<Arc<[Atom]>>,
+    /// Inside `declare namespace` or a declaration file.
+    ambient: bool,
 }
 
 impl<'a> Binder<'a, '_> {
@@ -467,14 +499,26 @@ impl<'a> Binder<'a, '_> {
                 return;
             }
         }
+        if let Some(path) = &self.ns_path_shared {
+            // Inside a global namespace, a name may be declared by another declaration
+            // of the same namespace (in another file): resolved against the merge.
+            self.out
+                .namespace_refs
+                .insert(ident.span.lo.0, path.clone());
+        }
     }
 
     // ---- declarations, hoisted per block ----
 
     fn hoist_items(&mut self, items: &'a [ModuleItem], ns: Option<SymbolId>) {
+        // Everything declared in an ambient namespace is exported, `export` or not.
+        let implicit = match ns {
+            Some(_) if self.ambient => ExportTo::of(ns),
+            _ => ExportTo::Nowhere,
+        };
         for item in items {
             match item {
-                ModuleItem::Stmt(s) => self.hoist_stmt(s, ExportTo::Nowhere),
+                ModuleItem::Stmt(s) => self.hoist_stmt(s, implicit),
                 ModuleItem::ModuleDecl(d) => self.hoist_module_decl(d, ns),
             }
         }
@@ -983,9 +1027,18 @@ impl<'a> Binder<'a, '_> {
             self.scopes.push(FxHashMap::default());
             None
         };
+        let saved_path = self.ns_path.len();
+        if let (TsModuleName::Ident(i), false) = (&m.id, global)
+            && (was_global || !self.ns_path.is_empty())
+        {
+            self.ns_path.push(i.sym.clone());
+        }
         let mut body = m.body.as_ref();
         let mut owner = owner;
         while let Some(TsNamespaceBody::TsNamespaceDecl(inner)) = body {
+            if self.ns_path.len() > saved_path {
+                self.ns_path.push(inner.id.sym.clone());
+            }
             // `namespace A.B { }`: B is an export of A.
             let id = self.declare(
                 &inner.id.sym,
@@ -1001,12 +1054,21 @@ impl<'a> Binder<'a, '_> {
             owner = Some(id);
             body = Some(&inner.body);
         }
+        let outer_path = self.ns_path_shared.clone();
+        if self.ns_path.len() > saved_path {
+            self.ns_path_shared = Some(self.ns_path.iter().cloned().collect());
+        }
+        let was_ambient = self.ambient;
+        self.ambient |= m.declare;
         if let Some(TsNamespaceBody::TsModuleBlock(block)) = body {
             self.hoist_items(&block.body, owner);
             for item in &block.body {
                 self.item(item, owner);
             }
         }
+        self.ambient = was_ambient;
+        self.ns_path.truncate(saved_path);
+        self.ns_path_shared = outer_path;
         if let Some(saved) = saved {
             let top = std::mem::replace(&mut self.scopes, saved)
                 .pop()

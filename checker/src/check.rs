@@ -1059,7 +1059,9 @@ impl<'a, 'b> Checker<'a, 'b> {
             TsType::TsTypeQuery(q) => {
                 if let TsTypeQueryExpr::TsEntityName(e) = &q.expr_name {
                     let entity = entity_of(e);
-                    if self.resolve_entity(file, &entity).is_none() {
+                    if self.resolve_entity(file, &entity).is_none()
+                        && entity[0].1.as_str() != "globalThis"
+                    {
                         let (pos, name) = entity[0].clone();
                         self.report(
                             file,
@@ -3327,6 +3329,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
                 self.type_of_symbol(s)
             }
+            None if i.sym.as_str() == "globalThis" => ids::ANY,
             None => {
                 if !self.files[file as usize].is_lib {
                     self.report(

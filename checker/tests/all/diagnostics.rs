@@ -145,3 +145,29 @@ fn javascript_and_tsx_files_are_parsed() {
         render(&out.diagnostics)
     );
 }
+
+#[test]
+fn global_namespaces_merge_across_files_and_see_each_others_members() {
+    let out = check(&[
+        (
+            "ns1.d.ts",
+            "declare namespace NS { interface A { x: number } }\n",
+        ),
+        ("ns2.d.ts", "declare namespace NS { type B = A; }\n"),
+        (
+            "a.ts",
+            "export const ok: NS.B = { x: 1 };\nexport const bad: NS.B = { x: 'no' };\n",
+        ),
+    ]);
+    assert_eq!(
+        codes(&out),
+        vec!["TS2322".to_string()],
+        "{}",
+        render(&out.diagnostics)
+    );
+    assert!(
+        out.diagnostics[0].message.contains("'A'"),
+        "{}",
+        out.diagnostics[0]
+    );
+}
