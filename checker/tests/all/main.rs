@@ -1,5 +1,6 @@
 //! The checker's integration tests: one binary, a module per feature.
 mod bad_input;
+mod cli;
 mod determinism;
 mod diagnostics;
 mod report;

@@ -1,0 +1,79 @@
+//! The `checker` binary: the entry point compare runs in each child.
+use std::path::PathBuf;
+use std::process::Command;
+
+use checker::report::RunReport;
+
+fn temp_corpus(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("checker-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, text) in files {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn json_output_is_a_full_report_from_the_slice_allocator() {
+    let dir = temp_corpus(
+        "ok",
+        &[
+            (
+                "src/a.ts",
+                "import { b } from './b';\nconst n: number = b;\n",
+            ),
+            ("src/b.ts", "export const b = 'x';\n"),
+        ],
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_checker"))
+        .args([
+            "--corpus",
+            dir.to_str().unwrap(),
+            "--checkers",
+            "2",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: RunReport = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r.checkers, 2);
+    assert_eq!(r.counts.diagnostics_by_code.get("TS2322"), Some(&1));
+    assert_eq!(r.allocator.name, "slice");
+    if let Some(s) = &r.allocator.slice {
+        assert_eq!(s.classes.len(), 32);
+        assert!(s.classes.iter().map(|c| c.allocs).sum::<u64>() > 0);
+    }
+    assert!(r.process.vm_hwm_kib > 0);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_directory_without_sources_fails_with_a_message_naming_it() {
+    let dir = temp_corpus("empty", &[("notes.md", "# nothing to check\n")]);
+    let out = Command::new(env!("CARGO_BIN_EXE_checker"))
+        .args(["--corpus", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(dir.to_str().unwrap()), "{err}");
+    assert!(out.stdout.is_empty(), "nothing half-written on stdout");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn zero_checkers_is_rejected_at_the_command_line() {
+    let out = Command::new(env!("CARGO_BIN_EXE_checker"))
+        .args(["--checkers", "0"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--checkers"));
+}
