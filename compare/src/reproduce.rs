@@ -201,7 +201,8 @@ pub fn markdown(results: &Results) -> String {
             out,
             "## Workload size beside the native checker\n\nWhat our checker did, as the \
              baseline's children counted it, and its median peak RSS, minor faults and bytes \
-             carved by the slice allocator; beside it tsgo (the native TypeScript checker) on \
+             carved by the slice allocator (all slices, and the most any one slice carved: a hybrid \
+             slice only switches to huge pages past its switch point); beside it tsgo (the native TypeScript checker) on \
              the same corpus where it was measured (`shared/reference/native-checker.tsv`). \
              The policy effect grows with the bytes each slice carves: a checker that \
              allocates less than the original crosses the switch point later or never.\n\n{}",
@@ -427,10 +428,12 @@ fn workload(results: &Results) -> Option<Table> {
         .filter_map(|(checkers, corpus)| {
             let set = results.get(corpus, baseline, checkers)?;
             let (work, median) = (set.workload?, set.median?);
-            let carved = set
-                .allocator
-                .as_ref()
+            let proof = set.allocator.as_ref();
+            let carved = proof
                 .and_then(|a| a.carved_bytes)
+                .map_or("-".to_string(), |b| mib(b as f64));
+            let largest = proof
+                .and_then(|a| a.largest_slice_bytes)
                 .map_or("-".to_string(), |b| mib(b as f64));
             let tsgo = native
                 .iter()
@@ -455,6 +458,7 @@ fn workload(results: &Results) -> Option<Table> {
                 format!("{:.1}", median.rss_kib() / 1024.0),
                 count(median.minor_faults),
                 carved,
+                largest,
                 tsgo,
             ])
         })
@@ -471,6 +475,7 @@ fn workload(results: &Results) -> Option<Table> {
             "RSS MiB",
             "minor faults",
             "carved MiB",
+            "largest slice MiB",
             "tsgo (native)",
         ]
         .map(String::from)

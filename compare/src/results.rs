@@ -242,6 +242,10 @@ pub struct AllocatorProof {
     /// Slice contenders: bytes carved from slices, all classes and arenas.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub carved_bytes: Option<u64>,
+    /// Slice contenders: the most bytes any one slice carved (any class, any arena); a
+    /// hybrid slice switches to huge pages only past its switch point.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub largest_slice_bytes: Option<u64>,
     /// Slice contenders: requests served by the system allocator instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fallbacks: Option<u64>,

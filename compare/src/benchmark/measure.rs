@@ -185,6 +185,10 @@ fn proof(report: &RunReport) -> AllocatorProof {
         arenas_claimed: slice.map(|s| s.arenas_claimed),
         switches: slice.map(|s| s.classes.iter().map(|c| c.switches).sum()),
         carved_bytes: slice.map(|s| s.classes.iter().map(|c| c.carved_bytes).sum()),
+        largest_slice_bytes: slice.map(|s| {
+            let largest = s.classes.iter().map(|c| c.max_slice_carved_bytes).max();
+            largest.unwrap_or(0)
+        }),
         fallbacks: slice.map(|s| s.fallbacks.values().sum()),
     }
 }
