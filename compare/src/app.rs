@@ -82,7 +82,8 @@ struct ScheduleArgs {
 
 #[derive(Args, Debug, Default)]
 struct OutputArgs {
-    /// Write every run and the environment as JSON (after every run).
+    /// Write every run and the environment as JSON (after every run); a bake-off without
+    /// it keeps them in target/compare/bakeoff-<unix seconds>.json.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Write every run and the medians as CSV (after every run).
