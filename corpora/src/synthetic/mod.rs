@@ -1,19 +1,4 @@
-//! The embedded synthetic corpus: a deterministic generator of TypeScript projects that
-//! look and check like real ones, with a compact standard library of its own, so that
-//! checkbench runs with no network.
-//!
-//! Spec grammar: `synthetic[:PROFILE][@SIZE][#SEED]`, for example `synthetic`,
-//! `synthetic:trpc`, `synthetic@500KiB`, `synthetic:typeorm@8MiB#7`. PROFILE is one of
-//! `mixed` (the default), `trpc`, `excalidraw`, `typeorm`, `playwright`, `typescript`;
-//! SIZE is a number of source bytes with an optional unit (B, KiB, MiB, GiB, KB, MB,
-//! GB); SEED is a decimal number.
-//!
-//! **The same spec always gives the same bytes**: the generator draws from its own
-//! SplitMix64, never from a crate whose output could change with its version.
-//!
-//! **Every file checks, except where a deliberate error is recorded**: each use of a
-//! symbol is typed by construction, and the few errors written on purpose (TS2322,
-//! TS2339, TS2345) are listed with their position in [`Generated::deliberate_errors`].
+#![doc = include_str!("README.md")]
 
 mod model;
 mod profile;

@@ -182,8 +182,8 @@ static TRPC: Shape = Shape {
 static EXCALIDRAW: Shape = Shape {
     default_bytes: 5 * MIB,
     median_file_bytes: 2900.0,
-    sigma: 1.3,
-    max_file_bytes: 256 << 10,
+    sigma: 1.7,
+    max_file_bytes: 400 << 10,
     tsx_per_mille: 450,
     dts_per_mille: 50,
     mix: Mix {
@@ -217,7 +217,7 @@ static EXCALIDRAW: Shape = Shape {
 static TYPEORM: Shape = Shape {
     default_bytes: 4 * MIB,
     median_file_bytes: 2600.0,
-    sigma: 1.3,
+    sigma: 1.6,
     max_file_bytes: 200 << 10,
     tsx_per_mille: 0,
     dts_per_mille: 0,

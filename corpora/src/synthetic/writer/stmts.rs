@@ -296,11 +296,13 @@ impl Gen<'_> {
                 self.line(indent, &format!("{local}.{}?.({arg});", field.name));
             }
             ty => {
+                // Annotated: an inferred `a ?? b` would also carry the fallback's own type.
                 let fallback = self.expr(ty, 1);
                 let name = self.local_name(ty);
+                let t = self.ty(ty);
                 self.line(
                     indent,
-                    &format!("const {name} = {local}.{} ?? {fallback};", field.name),
+                    &format!("const {name}: {t} = {local}.{} ?? {fallback};", field.name),
                 );
                 self.push_local(name, ty.clone());
             }
