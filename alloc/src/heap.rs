@@ -14,7 +14,10 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 use crate::os::{self, Advice};
 use crate::policy::{Policy, ThpPolicy};
 use crate::stats::{FallbackCounters, Reason, Stats, add_owned};
-use crate::{BLOCK_ALIGN, BLOCK_SHIFT, CLASS_BITS, CLASS_COUNT, HUGE_PAGE, MAX_ARENAS, MAX_SMALL};
+use crate::{
+    BLOCK_ALIGN, BLOCK_SHIFT, CLASS_BITS, CLASS_COUNT, HUGE_PAGE, MAX_ARENAS, MAX_SMALL,
+    POPULATE_STEP,
+};
 
 /// Bytes of a block of `class`: 16, 32, ..., 512.
 #[inline(always)]
@@ -399,14 +402,12 @@ impl Core {
         let size = class_size(class);
         let limit = state.limit.load(Relaxed);
         if limit == 0 {
-            if let Some(switch) = switch {
-                if policy.populate {
-                    self.advise(start, switch, Advice::PopulateWrite);
-                }
-                state.limit.store(start + switch, Relaxed);
-            } else {
-                state.limit.store(end, Relaxed);
-            }
+            let first = match switch {
+                Some(switch) if policy.populate => self.populate_step(start, start + switch),
+                Some(switch) => start + switch,
+                None => end,
+            };
+            state.limit.store(first, Relaxed);
             state.bump.store(start, Relaxed);
         } else {
             // SAFETY: we own the arena.
@@ -417,8 +418,13 @@ impl Core {
                 unsafe { pop_into(state, head, zero_len) };
                 return head as *mut u8;
             }
-            if limit < end {
-                self.switch(state, start, limit, end, policy);
+            match switch {
+                Some(switch) if policy.populate && limit < start + switch => {
+                    let next = self.populate_step(limit, start + switch);
+                    state.limit.store(next, Relaxed);
+                }
+                _ if limit < end => self.switch(state, start, limit, end, policy),
+                _ => {}
             }
         }
         let bump = state.bump.load(Relaxed);
@@ -427,6 +433,16 @@ impl Core {
             return bump as *mut u8;
         }
         self.system_alloc(arena, layout, Reason::SliceExhausted, zero)
+    }
+
+    /// Prefaults the next [`POPULATE_STEP`] of a `+populate` slice's small-page prefix, from
+    /// `from` but not past `switch_at`, and returns the new limit. Stepping keeps the ablation
+    /// honest: it prefaults what the bump pointer is about to reach, not the whole prefix of
+    /// every class at first use, so it can change fault and sys time but not RSS.
+    fn populate_step(&self, from: usize, switch_at: usize) -> usize {
+        let to = (from + POPULATE_STEP).min(switch_at);
+        self.advise(from, to - from, Advice::PopulateWrite);
+        to
     }
 
     /// Crosses the switch point of a hybrid slice: the rest of the slice (from the first 2 MiB

@@ -28,6 +28,8 @@ pub const MAX_SMALL: usize = CLASS_COUNT << BLOCK_SHIFT; // 512 B
 pub const MAX_ARENAS: usize = 32;
 /// A transparent huge page, and the reservation's alignment: 2 MiB.
 pub const HUGE_PAGE: usize = 1 << 21; // 2 MiB
+/// How far ahead of the bump pointer `+populate` prefaults small pages, one slow path per step.
+pub const POPULATE_STEP: usize = 1 << 20; // 1 MiB
 /// log2 of the first slice size the global instance tries: 1 GiB (a 1 TiB reservation).
 pub const MAX_SLICE_SHIFT: u32 = 30; // 1 GiB
 /// log2 of the last slice size the global instance tries: 4 MiB (a 4 GiB reservation).

@@ -28,7 +28,7 @@ pub struct Policy {
     /// When slices get `MADV_HUGEPAGE`.
     pub thp: ThpPolicy,
     /// `+populate`: `MADV_POPULATE_WRITE` the small-page prefix `[start, start + switch)` of a
-    /// slice when the slice is first used.
+    /// slice one [`POPULATE_STEP`](crate::POPULATE_STEP) ahead of the bump pointer.
     pub populate: bool,
     /// `+collapse`: at the switch, advise the whole slice `MADV_HUGEPAGE` and `MADV_COLLAPSE`
     /// its small-page prefix.

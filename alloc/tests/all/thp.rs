@@ -120,30 +120,38 @@ fn resident_pages(start: usize, len: usize) -> usize {
 }
 
 #[test]
-fn populate_faults_in_the_small_page_prefix_at_first_use_and_nothing_more() {
+fn populate_faults_in_the_small_page_prefix_one_step_ahead_of_the_bump_pointer() {
     let mut policy = hybrid(4);
     policy.populate = true;
     let heap = heap(16 * MIB, 1, policy);
     let arena = heap.claim().unwrap();
     let start = heap.slice_start(0, 31);
+    let step = slice_alloc::POPULATE_STEP;
     assert_eq!(resident_pages(start, 16 * MIB), 0);
-    arena.alloc(layout(512));
+    let first = arena.alloc(layout(512)) as usize;
+    assert_eq!(first, start);
     assert_eq!(
-        resident_pages(start, 4 * MIB),
-        1024,
-        "the prefix is resident"
+        resident_pages(start, step),
+        step / 4096,
+        "the first step is resident"
     );
-    assert_eq!(
-        resident_pages(start + 4 * MIB, 12 * MIB),
-        0,
-        "the rest is not"
-    );
+    assert_eq!(resident_pages(start + step, 15 * MIB), 0, "nothing past it");
+    // Carve into the second step without writing: populate, not the carving, made it resident.
+    let mut last = first;
+    while last < start + step {
+        last = arena.alloc(layout(512)) as usize;
+    }
+    assert_eq!(last, start + step, "carving stays contiguous across a step");
+    assert_eq!(resident_pages(start, 2 * step), 2 * step / 4096);
+    assert_eq!(resident_pages(start + 2 * step, 14 * MIB), 0);
     assert_eq!(
         resident_pages(heap.slice_start(0, 30), 16 * MIB),
         0,
         "other slices are not"
     );
-    assert_eq!(heap.stats().advice_errors, 0);
+    let stats = heap.stats();
+    assert_eq!(stats.advice_errors, 0);
+    assert_eq!(stats.classes[0][31].slow_paths, 2, "one slow path per step");
 }
 
 /// AnonHugePages of the mapping holding `addr`, in KiB.
