@@ -387,3 +387,31 @@ fn writing_over_an_existing_folder_is_refused_and_leaves_no_temporary_behind() {
         "it is untouched"
     );
 }
+
+mod properties {
+    use super::super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn a_spec_name_parses_back_to_the_same_spec(
+            profile in 0..Profile::ALL.len(),
+            bytes in MIN_BYTES..=MAX_BYTES,
+            seed in any::<u64>(),
+        ) {
+            let spec = Spec { profile: Profile::ALL[profile], bytes, seed };
+            prop_assert_eq!(Spec::parse(&spec.name()).unwrap(), spec);
+        }
+
+        #[test]
+        fn any_small_corpus_has_its_errors_inside_its_files(seed in any::<u64>()) {
+            let g = generate_spec(&Spec { profile: Profile::Mixed, bytes: 48 << 10, seed });
+            for e in &g.deliberate_errors {
+                let file = g.corpus.files.iter().find(|f| f.path == e.path).unwrap();
+                let text = String::from_utf8_lossy(&file.bytes);
+                let line = text.lines().nth(e.line as usize - 1).unwrap();
+                prop_assert!((e.column as usize) <= line.len(), "{:?}: {}", e, line);
+            }
+        }
+    }
+}
