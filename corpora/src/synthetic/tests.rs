@@ -404,8 +404,15 @@ mod properties {
         }
 
         #[test]
-        fn any_small_corpus_has_its_errors_inside_its_files(seed in any::<u64>()) {
-            let g = generate_spec(&Spec { profile: Profile::Mixed, bytes: 48 << 10, seed });
+        fn any_small_corpus_has_its_errors_inside_its_files(
+            profile in 0..Profile::ALL.len(),
+            bytes in MIN_BYTES..(64 << 10),
+            seed in any::<u64>(),
+        ) {
+            let profile = Profile::ALL[profile];
+            let g = generate_spec(&Spec { profile, bytes, seed });
+            let total: u64 = g.corpus.files.iter().map(|f| f.bytes.len() as u64).sum();
+            prop_assert!(total >= bytes, "{} bytes for a target of {}", total, bytes);
             for e in &g.deliberate_errors {
                 let file = g.corpus.files.iter().find(|f| f.path == e.path).unwrap();
                 let text = String::from_utf8_lossy(&file.bytes);
