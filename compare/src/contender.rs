@@ -125,46 +125,13 @@ impl FromStr for Contender {
             "system" => Ok(Contender::System),
             other => {
                 let policy = other.strip_prefix("slice-").ok_or_else(unknown)?;
-                parse_slice_policy(policy)
+                policy
+                    .parse::<Policy>()
                     .map(Contender::Slice)
-                    .ok_or_else(unknown)
+                    .map_err(|_| unknown())
             }
         }
     }
-}
-
-/// Parses a slice policy as `CHECKBENCH_SLICE` and the child's report spell it:
-/// `nohuge`, `huge`, `hybrid`, `hybrid@N`, each optionally followed by `+populate`
-/// and `+collapse`. `hybrid` alone means `hybrid@8`.
-pub fn parse_slice_policy(text: &str) -> Option<Policy> {
-    let mut parts = text.trim().split('+');
-    let thp = match parts.next()? {
-        "nohuge" => ThpPolicy::NoHuge,
-        "huge" => ThpPolicy::Huge,
-        "hybrid" => ThpPolicy::Hybrid {
-            switch_at_mib: DEFAULT_SWITCH_MIB,
-        },
-        other => {
-            let mib = other.strip_prefix("hybrid@")?.parse::<u32>().ok()?;
-            if mib == 0 {
-                return None;
-            }
-            ThpPolicy::Hybrid { switch_at_mib: mib }
-        }
-    };
-    let mut policy = Policy {
-        thp,
-        populate: false,
-        collapse: false,
-    };
-    for flag in parts {
-        match flag {
-            "populate" if !policy.populate => policy.populate = true,
-            "collapse" if !policy.collapse => policy.collapse = true,
-            _ => return None,
-        }
-    }
-    Some(policy)
 }
 
 /// Parses a comma-separated list of contenders, dropping repeats but keeping order.
@@ -226,8 +193,8 @@ mod tests {
     #[test]
     fn the_child_policy_spelling_parses_to_the_same_policy() {
         let policy = Contender::SLICE_HYBRID.slice_policy().unwrap();
-        assert_eq!(parse_slice_policy(&policy.to_string()), Some(policy));
-        assert_eq!(parse_slice_policy("hybrid"), Some(policy));
+        assert_eq!(policy.to_string().parse::<Policy>(), Ok(policy));
+        assert_eq!("hybrid".parse::<Policy>(), Ok(policy));
     }
 
     #[test]

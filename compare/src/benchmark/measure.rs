@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use checker::report::RunReport;
 
-use crate::contender::{self, Contender};
+use crate::contender::Contender;
 use crate::results::{AllocatorProof, Figures, Run, RunStatus, Workload};
 
 /// How a child ended.
@@ -204,7 +204,7 @@ fn check_allocator(contender: Contender, proof: &AllocatorProof) -> Result<(), S
     }
     if let Some(asked) = contender.slice_policy() {
         let reported = proof.policy.as_deref().unwrap_or("");
-        if contender::parse_slice_policy(reported) != Some(asked) {
+        if reported.parse::<slice_alloc::Policy>().ok() != Some(asked) {
             return Err(format!(
                 "wrong slice policy: asked for {asked}, the child reports {:?}",
                 proof.policy.as_deref().unwrap_or("no slice statistics")
