@@ -13,6 +13,7 @@ use rustc_hash::FxHashMap;
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
+use crate::flow::{FlowId, FlowNode, UNREACHABLE};
 use crate::parse::ParsedFile;
 
 /// Which file's table a symbol lives in; [`GLOBAL_FILE`] is the merged global table.
@@ -150,6 +151,10 @@ pub struct FileBinding<'a> {
     pub is_module: bool,
     /// Syntax nodes visited (expressions, statements, patterns, types, members).
     pub nodes: u64,
+    /// The file's control-flow graph; node 0 is [`UNREACHABLE`], node 1 the file's start.
+    pub flow_nodes: Vec<FlowNode<'a>>,
+    /// The flow node current at each identifier reference, by its start position.
+    pub flow_of: FxHashMap<u32, FlowId>,
 }
 
 /// Every file's binding, shared by all checkers.
@@ -397,7 +402,12 @@ pub fn bind_file<'a>(
         ns_path: Vec::new(),
         ns_path_shared: None,
         ambient: crate::parse::is_declaration_path(&file.path),
+        flow: UNREACHABLE,
+        jumps: Vec::new(),
+        pending_label: None,
     };
+    b.out.flow_nodes.push(FlowNode::Unreachable);
+    b.flow = b.add_flow(FlowNode::Start { container: None });
     match &file.program {
         Some(Program::Module(m)) => {
             b.out.is_module = file.is_module();
@@ -456,6 +466,20 @@ struct Binder<'a, 'p> {
     ns_path_shared: Option<Arc<[Atom]>>,
     /// Inside `declare namespace` or a declaration file.
     ambient: bool,
+    /// The flow node the walk is at.
+    flow: FlowId,
+    /// Enclosing `break`/`continue` targets, innermost last.
+    jumps: Vec<JumpTarget>,
+    /// The label written before the statement being bound (`outer: for ...`).
+    pending_label: Option<Atom>,
+}
+
+/// A statement `break` or `continue` can leave: its label, the flows that break out of
+/// it, and the loop head `continue` returns to (loops only).
+struct JumpTarget {
+    label: Option<Atom>,
+    breaks: Vec<FlowId>,
+    continue_to: Option<FlowId>,
 }
 
 impl<'a> Binder<'a, '_> {
@@ -492,6 +516,7 @@ impl<'a> Binder<'a, '_> {
 
     fn reference(&mut self, ident: &Ident) {
         self.out.nodes += 1;
+        self.out.flow_of.insert(ident.span.lo.0, self.flow);
         let top = if self.global_scope { 1 } else { 0 };
         for scope in self.scopes[top..].iter().rev() {
             if let Some(&id) = scope.get(&ident.sym) {
@@ -506,6 +531,120 @@ impl<'a> Binder<'a, '_> {
                 .namespace_refs
                 .insert(ident.span.lo.0, path.clone());
         }
+    }
+
+    // ---- the flow graph ----
+
+    fn add_flow(&mut self, node: FlowNode<'a>) -> FlowId {
+        let id = self.out.flow_nodes.len() as FlowId;
+        self.out.flow_nodes.push(node);
+        id
+    }
+
+    /// The branch of `antecedent` where `expr` is `assume_true`.
+    fn condition(&mut self, expr: &'a Expr, assume_true: bool, antecedent: FlowId) -> FlowId {
+        if antecedent == UNREACHABLE {
+            return UNREACHABLE;
+        }
+        self.add_flow(FlowNode::Condition {
+            expr,
+            assume_true,
+            antecedent,
+        })
+    }
+
+    /// A join of `antecedents` (the unreachable ones dropped; none left is unreachable).
+    fn join(&mut self, mut antecedents: Vec<FlowId>) -> FlowId {
+        antecedents.retain(|&a| a != UNREACHABLE);
+        antecedents.dedup();
+        match antecedents.len() {
+            0 => UNREACHABLE,
+            1 => antecedents[0],
+            _ => self.add_flow(FlowNode::Label {
+                antecedents,
+                is_loop: false,
+            }),
+        }
+    }
+
+    /// A loop head entered from the current flow; back edges are added by [`Self::back_edge`].
+    fn loop_head(&mut self) -> FlowId {
+        let entry = self.flow;
+        self.add_flow(FlowNode::Label {
+            antecedents: vec![entry],
+            is_loop: true,
+        })
+    }
+
+    fn back_edge(&mut self, head: FlowId, from: FlowId) {
+        if from == UNREACHABLE {
+            return;
+        }
+        if let FlowNode::Label { antecedents, .. } = &mut self.out.flow_nodes[head as usize]
+            && !antecedents.contains(&from)
+        {
+            antecedents.push(from);
+        }
+    }
+
+    /// Records an assignment to the identifier at `pos` (when it resolved in this file).
+    fn assignment(&mut self, pos: u32, value: Option<&'a Expr>) {
+        if self.flow == UNREACHABLE {
+            return;
+        }
+        if let Some(&symbol) = self.out.node_symbols.get(&pos)
+            && symbol.file == self.file
+        {
+            let antecedent = self.flow;
+            self.flow = self.add_flow(FlowNode::Assignment {
+                symbol,
+                value,
+                antecedent,
+            });
+        }
+    }
+
+    /// Binds a loop `body` whose head is `head`, with `continue` returning to `head`.
+    fn loop_body(&mut self, head: FlowId, body: &'a Stmt) -> Vec<FlowId> {
+        let label = self.pending_label.take();
+        self.jumps.push(JumpTarget {
+            label,
+            breaks: Vec::new(),
+            continue_to: Some(head),
+        });
+        self.stmt(body);
+        let end = self.flow;
+        self.back_edge(head, end);
+        self.jumps.pop().map(|j| j.breaks).unwrap_or_default()
+    }
+
+    fn jump(&mut self, label: Option<&Ident>, is_continue: bool) {
+        let from = self.flow;
+        self.flow = UNREACHABLE;
+        let target = self.jumps.iter().rposition(|j| match label {
+            Some(l) => j.label.as_ref() == Some(&l.sym),
+            None => !is_continue || j.continue_to.is_some(),
+        });
+        let Some(i) = target else { return };
+        if is_continue {
+            if let Some(head) = self.jumps[i].continue_to {
+                self.back_edge(head, from);
+            }
+        } else if from != UNREACHABLE {
+            self.jumps[i].breaks.push(from);
+        }
+    }
+
+    /// Binds a function body from its own start node, then resumes the outer flow.
+    fn in_function(&mut self, container: u32, walk: impl FnOnce(&mut Self)) {
+        let outer = self.flow;
+        let jumps = std::mem::take(&mut self.jumps);
+        self.flow = self.add_flow(FlowNode::Start {
+            container: Some(container),
+        });
+        walk(self);
+        self.flow = outer;
+        self.jumps = jumps;
     }
 
     // ---- declarations, hoisted per block ----
@@ -854,23 +993,63 @@ impl<'a> Binder<'a, '_> {
         self.out.nodes += 1;
         match stmt {
             Stmt::Block(b) => self.block(&b.stmts),
-            Stmt::Expr(e) => self.expr(&e.expr),
-            Stmt::Return(r) => self.opt_expr(r.arg.as_deref()),
-            Stmt::Throw(t) => self.expr(&t.arg),
+            Stmt::Expr(e) => {
+                self.expr(&e.expr);
+                if let Expr::Call(call) = &*e.expr
+                    && self.flow != UNREACHABLE
+                {
+                    let antecedent = self.flow;
+                    self.flow = self.add_flow(FlowNode::Call { call, antecedent });
+                }
+            }
+            Stmt::Return(r) => {
+                self.opt_expr(r.arg.as_deref());
+                self.flow = UNREACHABLE;
+            }
+            Stmt::Throw(t) => {
+                self.expr(&t.arg);
+                self.flow = UNREACHABLE;
+            }
             Stmt::If(i) => {
                 self.expr(&i.test);
+                let pre = self.flow;
+                self.flow = self.condition(&i.test, true, pre);
                 self.stmt(&i.cons);
+                let after_then = self.flow;
+                self.flow = self.condition(&i.test, false, pre);
                 if let Some(a) = &i.alt {
                     self.stmt(a);
                 }
+                let after_else = self.flow;
+                self.flow = self.join(vec![after_then, after_else]);
             }
             Stmt::While(w) => {
+                let head = self.loop_head();
+                self.flow = head;
                 self.expr(&w.test);
-                self.stmt(&w.body);
+                let tested = self.flow;
+                self.flow = self.condition(&w.test, true, tested);
+                let mut exits = self.loop_body(head, &w.body);
+                exits.push(self.condition(&w.test, false, tested));
+                self.flow = self.join(exits);
             }
             Stmt::DoWhile(w) => {
+                let head = self.loop_head();
+                self.flow = head;
+                let label = self.pending_label.take();
+                self.jumps.push(JumpTarget {
+                    label,
+                    breaks: Vec::new(),
+                    continue_to: Some(head),
+                });
                 self.stmt(&w.body);
                 self.expr(&w.test);
+                let tested = self.flow;
+                let again = self.condition(&w.test, true, tested);
+                self.back_edge(head, again);
+                let mut exits = self.jumps.pop().map(|j| j.breaks).unwrap_or_default();
+                exits.push(self.condition(&w.test, false, tested));
+                self.flow = self.join(exits);
             }
             Stmt::For(f) => {
                 self.scopes.push(FxHashMap::default());
@@ -884,30 +1063,73 @@ impl<'a> Binder<'a, '_> {
                     Some(VarDeclOrExpr::Expr(e)) => self.expr(e),
                     None => {}
                 }
+                let head = self.loop_head();
+                self.flow = head;
                 self.opt_expr(f.test.as_deref());
-                self.opt_expr(f.update.as_deref());
+                let tested = self.flow;
+                if let Some(test) = f.test.as_deref() {
+                    self.flow = self.condition(test, true, tested);
+                }
+                let label = self.pending_label.take();
+                self.jumps.push(JumpTarget {
+                    label,
+                    breaks: Vec::new(),
+                    continue_to: Some(head),
+                });
                 self.stmt(&f.body);
+                self.opt_expr(f.update.as_deref());
+                let end = self.flow;
+                self.back_edge(head, end);
+                let mut exits = self.jumps.pop().map(|j| j.breaks).unwrap_or_default();
+                if let Some(test) = f.test.as_deref() {
+                    exits.push(self.condition(test, false, tested));
+                }
+                self.flow = self.join(exits);
                 self.scopes.pop();
             }
             Stmt::ForIn(f) => self.for_head(&f.left, &f.right, &f.body),
             Stmt::ForOf(f) => self.for_head(&f.left, &f.right, &f.body),
             Stmt::Switch(s) => {
                 self.expr(&s.discriminant);
+                let pre = self.flow;
                 self.scopes.push(FxHashMap::default());
                 for c in &s.cases {
                     self.hoist_stmts(&c.cons);
                 }
+                let label = self.pending_label.take();
+                self.jumps.push(JumpTarget {
+                    label,
+                    breaks: Vec::new(),
+                    continue_to: None,
+                });
+                let mut fallthrough = UNREACHABLE;
                 for c in &s.cases {
+                    self.flow = pre;
                     self.opt_expr(c.test.as_deref());
+                    let entered = self.flow;
+                    self.flow = self.join(vec![entered, fallthrough]);
                     for s in &c.cons {
                         self.stmt(s);
                     }
+                    fallthrough = self.flow;
                 }
+                let mut exits = self.jumps.pop().map(|j| j.breaks).unwrap_or_default();
+                exits.push(fallthrough);
+                if !s.cases.iter().any(|c| c.test.is_none()) {
+                    exits.push(pre);
+                }
+                self.flow = self.join(exits);
                 self.scopes.pop();
             }
             Stmt::Try(t) => {
+                let pre = self.flow;
                 self.block(&t.block.stmts);
+                let after_try = self.flow;
+                let mut ends = vec![after_try];
                 if let Some(h) = &t.handler {
+                    // The catch clause may start anywhere in the try block: from its
+                    // entry or its end, as far as assignments there are concerned.
+                    self.flow = self.join(vec![pre, after_try]);
                     self.scopes.push(FxHashMap::default());
                     if let Some(p) = &h.param {
                         self.hoist_pat(p, None, true, ExportTo::Nowhere);
@@ -915,18 +1137,50 @@ impl<'a> Binder<'a, '_> {
                     }
                     self.block(&h.body.stmts);
                     self.scopes.pop();
+                    ends.push(self.flow);
                 }
+                self.flow = self.join(ends);
                 if let Some(f) = &t.finalizer {
+                    let done = self.flow;
+                    self.flow = self.join(vec![pre, done]);
                     self.block(&f.stmts);
+                    if done == UNREACHABLE {
+                        self.flow = UNREACHABLE;
+                    }
                 }
             }
-            Stmt::Labeled(l) => self.stmt(&l.body),
+            Stmt::Labeled(l) => {
+                if matches!(
+                    &*l.body,
+                    Stmt::For(_)
+                        | Stmt::ForIn(_)
+                        | Stmt::ForOf(_)
+                        | Stmt::While(_)
+                        | Stmt::DoWhile(_)
+                        | Stmt::Switch(_)
+                ) {
+                    self.pending_label = Some(l.label.sym.clone());
+                    self.stmt(&l.body);
+                } else {
+                    self.jumps.push(JumpTarget {
+                        label: Some(l.label.sym.clone()),
+                        breaks: Vec::new(),
+                        continue_to: None,
+                    });
+                    self.stmt(&l.body);
+                    let mut exits = self.jumps.pop().map(|j| j.breaks).unwrap_or_default();
+                    exits.push(self.flow);
+                    self.flow = self.join(exits);
+                }
+            }
             Stmt::With(w) => {
                 self.expr(&w.obj);
                 self.stmt(&w.body);
             }
             Stmt::Decl(d) => self.decl(d),
-            Stmt::Empty(_) | Stmt::Debugger(_) | Stmt::Break(_) | Stmt::Continue(_) => {}
+            Stmt::Break(b) => self.jump(b.label.as_ref(), false),
+            Stmt::Continue(c) => self.jump(c.label.as_ref(), true),
+            Stmt::Empty(_) | Stmt::Debugger(_) => {}
         }
     }
 
@@ -948,7 +1202,11 @@ impl<'a> Binder<'a, '_> {
             ForHead::Pat(p) => self.pat(p),
         }
         self.expr(right);
-        self.stmt(body);
+        let head = self.loop_head();
+        self.flow = head;
+        let mut exits = self.loop_body(head, body);
+        exits.push(head);
+        self.flow = self.join(exits);
         self.scopes.pop();
     }
 
@@ -956,6 +1214,34 @@ impl<'a> Binder<'a, '_> {
         for d in &v.decls {
             self.pat(&d.name);
             self.opt_expr(d.init.as_deref());
+            if let Some(init) = d.init.as_deref() {
+                self.pattern_assignment(&d.name, Some(init));
+            }
+        }
+    }
+
+    /// An assignment flow node for each name a declaration or assignment pattern binds
+    /// (the value only for a plain name).
+    fn pattern_assignment(&mut self, p: &'a Pat, value: Option<&'a Expr>) {
+        match p {
+            Pat::Ident(b) => self.assignment(b.id.span.lo.0, value),
+            Pat::Array(a) => {
+                for e in a.elems.iter().flatten() {
+                    self.pattern_assignment(e, None);
+                }
+            }
+            Pat::Object(o) => {
+                for prop in &o.props {
+                    match prop {
+                        ObjectPatProp::KeyValue(kv) => self.pattern_assignment(&kv.value, None),
+                        ObjectPatProp::Assign(a) => self.assignment(a.key.id.span.lo.0, None),
+                        ObjectPatProp::Rest(r) => self.pattern_assignment(&r.arg, None),
+                    }
+                }
+            }
+            Pat::Rest(r) => self.pattern_assignment(&r.arg, None),
+            Pat::Assign(a) => self.pattern_assignment(&a.left, None),
+            Pat::Expr(_) | Pat::Invalid(_) => {}
         }
     }
 
@@ -1407,7 +1693,7 @@ impl<'a> Binder<'a, '_> {
         }
         self.opt_ann(f.return_type.as_deref());
         if let Some(body) = &f.body {
-            self.block(&body.stmts);
+            self.in_function(f.span.lo.0, |b| b.block(&body.stmts));
         }
         self.scopes.pop();
     }
@@ -1534,10 +1820,35 @@ impl<'a> Binder<'a, '_> {
                 self.scopes.pop();
             }
             Expr::Unary(u) => self.expr(&u.arg),
-            Expr::Update(u) => self.expr(&u.arg),
+            Expr::Update(u) => {
+                self.expr(&u.arg);
+                if let Expr::Ident(i) = &*u.arg {
+                    self.assignment(i.span.lo.0, None);
+                }
+            }
             Expr::Bin(b) => {
                 self.expr(&b.left);
-                self.expr(&b.right);
+                let short = match b.op {
+                    BinaryOp::LogicalAnd => Some(true),
+                    BinaryOp::LogicalOr => Some(false),
+                    _ => None,
+                };
+                let pre = self.flow;
+                match short {
+                    Some(continue_when) => {
+                        self.flow = self.condition(&b.left, continue_when, pre);
+                        self.expr(&b.right);
+                        let after_right = self.flow;
+                        let skipped = self.condition(&b.left, !continue_when, pre);
+                        self.flow = self.join(vec![after_right, skipped]);
+                    }
+                    None if b.op == BinaryOp::NullishCoalescing => {
+                        self.expr(&b.right);
+                        let after_right = self.flow;
+                        self.flow = self.join(vec![after_right, pre]);
+                    }
+                    None => self.expr(&b.right),
+                }
             }
             Expr::Assign(a) => {
                 match &a.left {
@@ -1576,6 +1887,31 @@ impl<'a> Binder<'a, '_> {
                     },
                 }
                 self.expr(&a.right);
+                match &a.left {
+                    AssignTarget::Simple(SimpleAssignTarget::Ident(b)) => {
+                        let value = (a.op == AssignOp::Assign).then_some(&*a.right);
+                        self.assignment(b.id.span.lo.0, value);
+                    }
+                    AssignTarget::Pat(AssignTargetPat::Array(p)) => {
+                        for e in p.elems.iter().flatten() {
+                            self.pattern_assignment(e, None);
+                        }
+                    }
+                    AssignTarget::Pat(AssignTargetPat::Object(o)) => {
+                        for prop in &o.props {
+                            match prop {
+                                ObjectPatProp::KeyValue(kv) => {
+                                    self.pattern_assignment(&kv.value, None)
+                                }
+                                ObjectPatProp::Assign(p) => {
+                                    self.assignment(p.key.id.span.lo.0, None)
+                                }
+                                ObjectPatProp::Rest(r) => self.pattern_assignment(&r.arg, None),
+                            }
+                        }
+                    }
+                    _ => {}
+                }
             }
             Expr::Member(m) => self.member(m),
             Expr::SuperProp(s) => {
@@ -1585,8 +1921,14 @@ impl<'a> Binder<'a, '_> {
             }
             Expr::Cond(c) => {
                 self.expr(&c.test);
+                let pre = self.flow;
+                self.flow = self.condition(&c.test, true, pre);
                 self.expr(&c.cons);
+                let after_cons = self.flow;
+                self.flow = self.condition(&c.test, false, pre);
                 self.expr(&c.alt);
+                let after_alt = self.flow;
+                self.flow = self.join(vec![after_cons, after_alt]);
             }
             Expr::Call(c) => {
                 if let Callee::Expr(callee) = &c.callee {
@@ -1625,10 +1967,10 @@ impl<'a> Binder<'a, '_> {
                     self.param(p);
                 }
                 self.opt_ann(a.return_type.as_deref());
-                match &*a.body {
-                    ArrowFunctionBody::FunctionBody(b) => self.block(&b.stmts),
-                    ArrowFunctionBody::Expr(e) => self.expr(e),
-                }
+                self.in_function(a.span.lo.0, |b| match &*a.body {
+                    ArrowFunctionBody::FunctionBody(body) => b.block(&body.stmts),
+                    ArrowFunctionBody::Expr(e) => b.expr(e),
+                });
                 self.scopes.pop();
             }
             Expr::Class(c) => {

@@ -3,6 +3,7 @@ pub mod bind;
 pub mod check;
 pub mod cli;
 pub mod diag;
+pub mod flow;
 pub mod parse;
 pub mod report;
 pub mod types;

@@ -3,6 +3,7 @@ mod bad_input;
 mod cli;
 mod determinism;
 mod diagnostics;
+mod flow;
 mod report;
 mod resolution;
 
