@@ -112,6 +112,8 @@ pub struct Shape {
     pub kebab_names: bool,
     /// One deliberate type error per this many source bytes, on average.
     pub error_every_bytes: usize,
+    /// Share of object types written as `type X = { ... }` rather than interfaces.
+    pub object_alias_per_mille: u32,
 }
 
 const MIB: u64 = 1 << 20;
@@ -147,6 +149,7 @@ static MIXED: Shape = Shape {
     files_per_folder: (4, 14),
     index_files: true,
     kebab_names: false,
+    object_alias_per_mille: 250,
     error_every_bytes: 24 << 10,
 };
 
@@ -159,10 +162,10 @@ static TRPC: Shape = Shape {
     dts_per_mille: 0,
     mix: Mix {
         interface: 16,
-        alias: 8,
-        type_level: 16,
+        alias: 14,
+        type_level: 20,
         enumeration: 1,
-        class: 4,
+        class: 2,
         entity: 0,
         function: 12,
         generic_function: 16,
@@ -176,6 +179,7 @@ static TRPC: Shape = Shape {
     files_per_folder: (3, 12),
     index_files: true,
     kebab_names: false,
+    object_alias_per_mille: 300,
     error_every_bytes: 24 << 10,
 };
 
@@ -187,11 +191,11 @@ static EXCALIDRAW: Shape = Shape {
     tsx_per_mille: 450,
     dts_per_mille: 50,
     mix: Mix {
-        interface: 10,
-        alias: 8,
+        interface: 2,
+        alias: 10,
         type_level: 3,
         enumeration: 2,
-        class: 4,
+        class: 1,
         entity: 0,
         function: 20,
         generic_function: 4,
@@ -211,6 +215,7 @@ static EXCALIDRAW: Shape = Shape {
     files_per_folder: (4, 16),
     index_files: true,
     kebab_names: false,
+    object_alias_per_mille: 500,
     error_every_bytes: 24 << 10,
 };
 
@@ -222,24 +227,25 @@ static TYPEORM: Shape = Shape {
     tsx_per_mille: 0,
     dts_per_mille: 0,
     mix: Mix {
-        interface: 10,
+        interface: 8,
         alias: 4,
         type_level: 2,
         enumeration: 4,
-        class: 22,
-        entity: 16,
-        function: 6,
+        class: 9,
+        entity: 1,
+        function: 12,
         generic_function: 4,
         overload: 3,
         namespace: 1,
         constant: 4,
-        async_function: 10,
+        async_function: 8,
         component: 0,
     },
     folders: &["src"],
     files_per_folder: (4, 16),
     index_files: true,
     kebab_names: false,
+    object_alias_per_mille: 100,
     error_every_bytes: 24 << 10,
 };
 
@@ -252,16 +258,16 @@ static PLAYWRIGHT: Shape = Shape {
     dts_per_mille: 1000,
     mix: Mix {
         interface: 40,
-        alias: 10,
-        type_level: 4,
-        enumeration: 1,
-        class: 8,
+        alias: 30,
+        type_level: 25,
+        enumeration: 0,
+        class: 1,
         entity: 0,
-        function: 10,
-        generic_function: 2,
-        overload: 15,
-        namespace: 4,
-        constant: 3,
+        function: 1,
+        generic_function: 0,
+        overload: 1,
+        namespace: 1,
+        constant: 1,
         async_function: 0,
         component: 0,
     },
@@ -269,6 +275,7 @@ static PLAYWRIGHT: Shape = Shape {
     files_per_folder: (64, 64),
     index_files: false,
     kebab_names: false,
+    object_alias_per_mille: 400,
     error_every_bytes: 48 << 10,
 };
 
@@ -298,5 +305,6 @@ static TYPESCRIPT: Shape = Shape {
     files_per_folder: (200, 200),
     index_files: false,
     kebab_names: false,
+    object_alias_per_mille: 100,
     error_every_bytes: 32 << 10,
 };

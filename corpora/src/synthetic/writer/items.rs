@@ -175,11 +175,18 @@ impl Gen<'_> {
 
         self.doc(0, "options");
         let tp = if generic { "<T>" } else { "" };
-        let ext = match base {
-            Some(b) => format!(" extends {}", self.ty(&Ty::Iface(b, None))),
-            None => String::new(),
-        };
-        self.line(0, &format!("export interface {name}{tp}{ext} {{"));
+        let base_name = base.map(|b| self.ty(&Ty::Iface(b, None)));
+        // An object type alias (`Base & { ... }` for heritage) reads and checks the same.
+        let as_alias = self.rng.chance(self.shape.object_alias_per_mille);
+        let close = if as_alias { "};" } else { "}" };
+        match (as_alias, base_name) {
+            (true, Some(b)) => self.line(0, &format!("export type {name}{tp} = {b} & {{")),
+            (true, None) => self.line(0, &format!("export type {name}{tp} = {{")),
+            (false, Some(b)) => {
+                self.line(0, &format!("export interface {name}{tp} extends {b} {{"))
+            }
+            (false, None) => self.line(0, &format!("export interface {name}{tp} {{")),
+        }
         for f in fields[inherited..].iter().cloned() {
             if declarations && self.rng.chance(300) {
                 self.doc(1, &f.name);
@@ -189,7 +196,7 @@ impl Gen<'_> {
         if with_methods {
             self.method_signatures(1, &mut taken);
         }
-        self.line(0, "}");
+        self.line(0, close);
         let nest = self.model.nest_of(fields.iter().map(|f| &f.ty));
         self.register_iface(IfaceDef {
             name,
@@ -1129,11 +1136,16 @@ impl Gen<'_> {
                 optional: true,
             });
         }
-        self.line(0, &format!("export interface {props_name} {{"));
+        let as_alias = self.rng.chance(500);
+        if as_alias {
+            self.line(0, &format!("export type {props_name} = {{"));
+        } else {
+            self.line(0, &format!("export interface {props_name} {{"));
+        }
         for f in fields.clone() {
             self.write_field(1, &f);
         }
-        self.line(0, "}");
+        self.line(0, if as_alias { "};" } else { "}" });
         self.blank();
         let nest = self.model.nest_of(fields.iter().map(|f| &f.ty));
         let props = self.register_iface(IfaceDef {
