@@ -327,6 +327,12 @@ fn bad_specs_are_refused_with_a_reason_naming_the_spec() {
         ("synthetic#abc", "seed `abc`"),
         ("synthetically", "unexpected `ally`"),
         ("trpc", "must start with `synthetic`"),
+        ("synthetic:", "unknown profile ``"),
+        ("synthetic@", "does not start with a number"),
+        ("synthetic@-1MiB", "does not start with a number"),
+        ("synthetic@1e9", "unknown size unit `e9`"),
+        ("synthetic@99999999999999999999999GiB", "too large"),
+        ("synthetic#", "seed ``"),
     ] {
         let err = Spec::parse(spec).expect_err(spec);
         let text = err.to_string();
