@@ -6,6 +6,8 @@
 //! checked ("the main walk"); lazy inference of declarations elsewhere never reports, so
 //! **the diagnostics of a file do not depend on which checker checked it, or on what that
 //! checker checked before**.
+mod narrow;
+
 use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -14,6 +16,7 @@ use swc_ecma_ast::*;
 
 use crate::bind::{self, DeclRef as BDecl, Imported, MemberDecl, Scope, SymbolId, flags};
 use crate::diag::{Code, Diagnostic};
+use crate::flow::FlowId;
 use crate::parse::ParsedFile;
 use crate::types::{
     Mapper, ObjectType, Param, Prop as PropT, PropSymbol, Signature, TypeId, TypeKind, TypeTable,
@@ -131,6 +134,18 @@ pub struct Checker<'a, 'b> {
     this_types: Vec<TypeId>,
     returns: Vec<Option<TypeId>>,
     diagnostics: Vec<Diagnostic>,
+    /// Narrowed types of references at flow joins, by file, flow node and symbol
+    /// (TypeScript's `flowTypeCache`).
+    flow_types: FxHashMap<(u32, FlowId, SymbolId), TypeId>,
+    /// Whether each join is reachable (TypeScript's `flowNodeReachable`).
+    flow_reachable: FxHashMap<(u32, FlowId), bool>,
+    /// Joins whose flow type is being computed, with the union of their antecedents so far
+    /// (what a loop head met again through a back edge is taken to be).
+    flow_in_progress: FxHashMap<(u32, FlowId, SymbolId), TypeId>,
+    /// Back edges met so far; a join computed while one was met is not cached.
+    flow_partial: u32,
+    /// Flow nodes the current reference's walk has visited.
+    flow_steps: u32,
 }
 
 /// `NodeLinks::flags` of a type annotation node, an expression, a statement.
@@ -175,6 +190,11 @@ impl<'a, 'b> Checker<'a, 'b> {
             this_types: Vec::new(),
             returns: Vec::new(),
             diagnostics: Vec::new(),
+            flow_types: FxHashMap::default(),
+            flow_reachable: FxHashMap::default(),
+            flow_in_progress: FxHashMap::default(),
+            flow_partial: 0,
+            flow_steps: 0,
         };
         let g = |name: &str| bound.globals.get(&Atom::from(name)).copied();
         c.globals = Globals {
@@ -3145,7 +3165,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             Expr::Assign(a) => {
                 let target = match &a.left {
                     AssignTarget::Simple(SimpleAssignTarget::Ident(b)) => {
-                        Some(self.check_ident(file, &b.id))
+                        Some(self.check_ident_declared(file, &b.id))
                     }
                     AssignTarget::Simple(SimpleAssignTarget::Member(m)) => {
                         Some(self.check_member(file, m, true))
@@ -3316,7 +3336,23 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
     }
 
+    /// The type of an identifier reference, narrowed by control flow.
     fn check_ident(&mut self, file: u32, i: &Ident) -> TypeId {
+        let declared = self.check_ident_declared(file, i);
+        let pos = i.span.lo.0;
+        let Some(&flow) = self.bound.files[file as usize].flow_of.get(&pos) else {
+            return declared;
+        };
+        match self.bound.resolve(file, pos, &i.sym) {
+            Some(s) if self.is_narrowable(file, s, declared) => {
+                self.flow_type_of_reference(file, s, declared, flow)
+            }
+            _ => declared,
+        }
+    }
+
+    /// The declared type of what an identifier names (an assignment's target).
+    fn check_ident_declared(&mut self, file: u32, i: &Ident) -> TypeId {
         if i.sym.as_str() == "undefined" {
             return ids::UNDEFINED;
         }

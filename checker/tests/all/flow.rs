@@ -91,6 +91,46 @@ fn assignments_and_declarations_with_initializers_are_flow_nodes() {
 }
 
 #[test]
-fn narrowing_program_snapshot() {
-    let _ = (check, render);
+fn typeof_narrows_a_union_in_each_branch() {
+    let out = check(&[(
+        "a.ts",
+        "export function f(x: string | number) {\n  if (typeof x === 'string') { const s: string = x; const n: number = x; }\n  else { const n: number = x; const s: string = x; }\n}\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn null_checks_truthiness_and_early_returns_remove_null() {
+    let out = check(&[(
+        "a.ts",
+        "export function f(a: string | null, b: string | undefined, c: string | null) {\n  if (a !== null) { a.length; }\n  a.length;\n  if (b) { const s: string = b; }\n  if (!c) { return; }\n  const t: string = c;\n  const u: string = a && a.toUpperCase();\n}\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn literal_equality_and_discriminants_pick_union_members() {
+    let out = check(&[(
+        "a.ts",
+        "interface Sq { kind: 'sq'; side: number }\ninterface Ci { kind: 'ci'; r: number }\nexport function area(s: Sq | Ci, m: 'a' | 'b' | 1) {\n  if (s.kind === 'sq') { return s.side; }\n  const r: number = s.r;\n  if (m === 'a') { const a: 'a' = m; } else { const x: 'b' | 1 = m; const y: 'b' = m; }\n  return r;\n}\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn instanceof_in_and_assignments_narrow() {
+    let out = check(&[(
+        "a.ts",
+        "class A { a = 1 }\nclass B { b = 'x' }\ninterface P { p: number }\ninterface Q { q: string }\nexport function f(x: A | B, y: P | Q, z: string | number) {\n  if (x instanceof A) { x.a; } else { x.b; }\n  if ('p' in y) { y.p; } else { y.q; }\n  z = 'now a string';\n  const s: string = z;\n  z = 3;\n  const t: string = z;\n}\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn narrowing_joins_branches_and_survives_loops() {
+    let out = check(&[(
+        "a.ts",
+        "export function f(x: string | number | null, xs: number[]) {\n  if (x === null) { x = 0; }\n  const n: string | number = x;\n  while (x !== null) { const m: string | number = x; x = null; }\n  for (const v of xs) { if (typeof x === 'number') { break; } }\n  const k: string = x;\n}\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
 }

@@ -1,0 +1,572 @@
+//! Control-flow narrowing: the checker's walk over the binder's flow graph.
+//!
+//! As TypeScript's `getFlowTypeOfReference`: from the flow node of a reference, walk
+//! antecedents back to the assignment that gave the variable its value or the start of
+//! the function, narrowing the declared type by every condition passed on the way
+//! (`typeof`, `===`/`!==` against `null`, `undefined` and literals, truthiness,
+//! `instanceof`, `in`, discriminant properties) and joining branches at labels. Each
+//! checker caches the flow type at each join (`flowTypeCache`) and each node's
+//! reachability (`flowNodeReachable`).
+use swc_atoms::Atom;
+use swc_ecma_ast::*;
+
+use super::Checker;
+use crate::bind::{SymbolId, flags};
+use crate::flow::{FlowId, FlowNode};
+use crate::types::{TypeId, TypeKind, ids};
+
+/// Flow nodes one reference's walk may visit before it gives up and takes the declared
+/// type (TypeScript gives up at a flow depth of 2,000 with "too complex").
+const MAX_FLOW_STEPS: u32 = 20_000;
+
+/// What `typeof` says of a type, when it can tell.
+fn typeof_name(kind: &TypeKind) -> Option<&'static str> {
+    Some(match kind {
+        TypeKind::String | TypeKind::StringLit(_) => "string",
+        TypeKind::Number | TypeKind::NumberLit(_) => "number",
+        TypeKind::Boolean | TypeKind::BoolLit(_) => "boolean",
+        TypeKind::BigInt | TypeKind::BigIntLit(_) => "bigint",
+        TypeKind::EsSymbol => "symbol",
+        TypeKind::Undefined | TypeKind::Void => "undefined",
+        TypeKind::Null => "object",
+        _ => return None,
+    })
+}
+
+fn strip(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::TsNonNull(n) => strip(&n.expr),
+        _ => e,
+    }
+}
+
+impl<'a> Checker<'a, '_> {
+    /// The type of the reference to `sym` at `flow` in `file`, whose declared type is
+    /// `declared`.
+    pub(super) fn flow_type_of_reference(
+        &mut self,
+        file: u32,
+        sym: SymbolId,
+        declared: TypeId,
+        flow: FlowId,
+    ) -> TypeId {
+        if !self.is_reachable(file, flow) {
+            return declared;
+        }
+        self.flow_steps = 0;
+        self.flow_type(file, sym, declared, flow)
+    }
+
+    /// Whether the declared type of `sym` is one flow analysis can narrow.
+    pub(super) fn is_narrowable(&self, file: u32, sym: SymbolId, declared: TypeId) -> bool {
+        sym.file == file
+            && self.bound.symbol(sym).flags & (flags::VARIABLE | flags::PARAMETER) != 0
+            && matches!(
+                self.types.kind(declared),
+                TypeKind::Union(_) | TypeKind::Unknown
+            )
+    }
+
+    /// TypeScript's `isFlowNodeReachable`, cached per checker.
+    fn is_reachable(&mut self, file: u32, flow: FlowId) -> bool {
+        let files = self.bound.files;
+        let mut flow = flow;
+        let mut steps = 0u32;
+        loop {
+            steps += 1;
+            if steps > MAX_FLOW_STEPS {
+                return true;
+            }
+            let node = &files[file as usize].flow_nodes[flow as usize];
+            match node {
+                FlowNode::Unreachable => return false,
+                FlowNode::Start { .. } => return true,
+                FlowNode::Label { antecedents, .. } => {
+                    if let Some(&r) = self.flow_reachable.get(&(file, flow)) {
+                        return r;
+                    }
+                    // A loop head is reachable when its entry is: look at that only.
+                    self.flow_reachable.insert((file, flow), false);
+                    let mut r = false;
+                    for &a in antecedents.iter() {
+                        if self.is_reachable(file, a) {
+                            r = true;
+                            break;
+                        }
+                    }
+                    self.flow_reachable.insert((file, flow), r);
+                    return r;
+                }
+                _ => flow = node.antecedent().unwrap_or(crate::flow::UNREACHABLE),
+            }
+        }
+    }
+
+    fn flow_type(&mut self, file: u32, sym: SymbolId, declared: TypeId, flow: FlowId) -> TypeId {
+        let files = self.bound.files;
+        let mut flow = flow;
+        loop {
+            self.flow_steps += 1;
+            if self.flow_steps > MAX_FLOW_STEPS {
+                return declared;
+            }
+            match &files[file as usize].flow_nodes[flow as usize] {
+                FlowNode::Unreachable => return ids::NEVER,
+                FlowNode::Start { .. } => return declared,
+                FlowNode::Call { antecedent, .. } => flow = *antecedent,
+                FlowNode::Assignment {
+                    symbol,
+                    value,
+                    antecedent,
+                } => {
+                    if *symbol == sym {
+                        return self.assigned_type(declared, *value);
+                    }
+                    flow = *antecedent;
+                }
+                FlowNode::Condition {
+                    expr,
+                    assume_true,
+                    antecedent,
+                } => {
+                    if !self.mentions(file, sym, expr) {
+                        flow = *antecedent;
+                        continue;
+                    }
+                    let t = self.flow_type(file, sym, declared, *antecedent);
+                    if t == ids::NEVER {
+                        return t;
+                    }
+                    return self.narrow(file, sym, t, expr, *assume_true);
+                }
+                FlowNode::Label { antecedents, .. } => {
+                    let key = (file, flow, sym);
+                    if let Some(&t) = self.flow_types.get(&key) {
+                        return t;
+                    }
+                    if let Some(&so_far) = self.flow_in_progress.get(&key) {
+                        // A back edge into a loop being analysed: as TypeScript, take
+                        // what the loop's antecedents gave so far (its entry's type).
+                        self.flow_partial += 1;
+                        return so_far;
+                    }
+                    self.flow_in_progress.insert(key, declared);
+                    let partial = self.flow_partial;
+                    let mut parts = Vec::with_capacity(antecedents.len());
+                    for &a in antecedents.iter() {
+                        parts.push(self.flow_type(file, sym, declared, a));
+                        let so_far = self.types.union(&parts);
+                        self.flow_in_progress.insert(key, so_far);
+                    }
+                    let t = self.types.union(&parts);
+                    self.flow_in_progress.remove(&key);
+                    if self.flow_partial == partial && self.flow_steps <= MAX_FLOW_STEPS {
+                        self.flow_types.insert(key, t);
+                    }
+                    return t;
+                }
+            }
+        }
+    }
+
+    /// The declared type reduced to what an assignment of `value` leaves possible
+    /// (TypeScript's `getAssignmentReducedType`), from the value's syntax.
+    fn assigned_type(&mut self, declared: TypeId, value: Option<&Expr>) -> TypeId {
+        let Some(value) = value else {
+            return declared;
+        };
+        let assigned = match strip(value) {
+            Expr::Lit(l) => match self.literal_type(l) {
+                Some(t) => t,
+                None => return declared,
+            },
+            Expr::Ident(i) if i.sym.as_str() == "undefined" => ids::UNDEFINED,
+            Expr::Tpl(_) => ids::STRING,
+            Expr::Object(_)
+            | Expr::Array(_)
+            | Expr::Arrow(_)
+            | Expr::Fn(_)
+            | Expr::New(_)
+            | Expr::Class(_) => return self.types.non_nullable(declared),
+            _ => return declared,
+        };
+        if declared == ids::UNKNOWN {
+            return self.types.widen(assigned);
+        }
+        let kept = self.filter(declared, |c, m| m.is_assignable(assigned, c));
+        if kept == ids::NEVER { declared } else { kept }
+    }
+
+    fn literal_type(&mut self, l: &Lit) -> Option<TypeId> {
+        Some(match l {
+            Lit::Str(s) => self.types.string_lit(&crate::bind::str_atom(s)),
+            Lit::Num(n) => self.types.number_lit(n.value),
+            Lit::Bool(b) => {
+                if b.value {
+                    ids::TRUE
+                } else {
+                    ids::FALSE
+                }
+            }
+            Lit::Null(_) => ids::NULL,
+            _ => return None,
+        })
+    }
+
+    /// The unit type an expression denotes (`null`, `undefined`, a literal).
+    fn unit_of(&mut self, e: &Expr) -> Option<TypeId> {
+        match strip(e) {
+            Expr::Lit(l) => self.literal_type(l),
+            Expr::Ident(i) if i.sym.as_str() == "undefined" => Some(ids::UNDEFINED),
+            _ => None,
+        }
+    }
+
+    fn is_reference(&self, file: u32, sym: SymbolId, e: &Expr) -> bool {
+        match strip(e) {
+            Expr::Ident(i) => self.bound.resolve(file, i.span.lo.0, &i.sym) == Some(sym),
+            _ => false,
+        }
+    }
+
+    /// Whether a condition can narrow `sym` (so the walk need not evaluate it otherwise).
+    fn mentions(&self, file: u32, sym: SymbolId, e: &Expr) -> bool {
+        match strip(e) {
+            Expr::Ident(_) => self.is_reference(file, sym, e),
+            Expr::Unary(u) => match u.op {
+                UnaryOp::Bang => self.mentions(file, sym, &u.arg),
+                UnaryOp::TypeOf => self.is_reference(file, sym, &u.arg),
+                _ => false,
+            },
+            Expr::Member(m) => self.is_reference(file, sym, &m.obj),
+            Expr::Bin(b) => match b.op {
+                BinaryOp::LogicalAnd | BinaryOp::LogicalOr => {
+                    self.mentions(file, sym, &b.left) || self.mentions(file, sym, &b.right)
+                }
+                BinaryOp::In => self.is_reference(file, sym, &b.right),
+                BinaryOp::InstanceOf => self.is_reference(file, sym, &b.left),
+                _ => self.mentions(file, sym, &b.left) || self.mentions(file, sym, &b.right),
+            },
+            _ => false,
+        }
+    }
+
+    /// The members of `t` (itself, when not a union) for which `keep` holds, as a union.
+    fn filter(&mut self, t: TypeId, keep: impl Fn(TypeId, &mut Self) -> bool) -> TypeId {
+        let members: Vec<TypeId> = match self.types.kind(t) {
+            TypeKind::Union(ms) => ms.to_vec(),
+            _ => vec![t],
+        };
+        let mut kept = Vec::with_capacity(members.len());
+        for m in members {
+            if keep(m, self) {
+                kept.push(m);
+            }
+        }
+        self.types.union(&kept)
+    }
+
+    /// Each member of `t` mapped by `f` (dropped on `None`), as a union.
+    fn map_members(
+        &mut self,
+        t: TypeId,
+        f: impl Fn(TypeId, &mut Self) -> Option<TypeId>,
+    ) -> TypeId {
+        let members: Vec<TypeId> = match self.types.kind(t) {
+            TypeKind::Union(ms) => ms.to_vec(),
+            _ => vec![t],
+        };
+        let mut kept = Vec::with_capacity(members.len());
+        for m in members {
+            kept.extend(f(m, self));
+        }
+        self.types.union(&kept)
+    }
+
+    fn narrow(
+        &mut self,
+        file: u32,
+        sym: SymbolId,
+        t: TypeId,
+        e: &Expr,
+        assume_true: bool,
+    ) -> TypeId {
+        match strip(e) {
+            Expr::Ident(_) => {
+                if self.is_reference(file, sym, e) {
+                    self.narrow_truthy(t, assume_true)
+                } else {
+                    t
+                }
+            }
+            Expr::Unary(u) if u.op == UnaryOp::Bang => {
+                self.narrow(file, sym, t, &u.arg, !assume_true)
+            }
+            Expr::Bin(b) => match b.op {
+                BinaryOp::LogicalAnd => {
+                    let l_true = self.narrow(file, sym, t, &b.left, true);
+                    if assume_true {
+                        self.narrow(file, sym, l_true, &b.right, true)
+                    } else {
+                        let l_false = self.narrow(file, sym, t, &b.left, false);
+                        let r_false = self.narrow(file, sym, l_true, &b.right, false);
+                        self.types.union(&[l_false, r_false])
+                    }
+                }
+                BinaryOp::LogicalOr => {
+                    let l_false = self.narrow(file, sym, t, &b.left, false);
+                    if assume_true {
+                        let l_true = self.narrow(file, sym, t, &b.left, true);
+                        let r_true = self.narrow(file, sym, l_false, &b.right, true);
+                        self.types.union(&[l_true, r_true])
+                    } else {
+                        self.narrow(file, sym, l_false, &b.right, false)
+                    }
+                }
+                BinaryOp::EqEqEq | BinaryOp::NotEqEq | BinaryOp::EqEq | BinaryOp::NotEq => {
+                    let equal = matches!(b.op, BinaryOp::EqEqEq | BinaryOp::EqEq) == assume_true;
+                    let strict = matches!(b.op, BinaryOp::EqEqEq | BinaryOp::NotEqEq);
+                    for (x, y) in [(&b.left, &b.right), (&b.right, &b.left)] {
+                        if let Expr::Unary(u) = strip(x)
+                            && u.op == UnaryOp::TypeOf
+                            && self.is_reference(file, sym, &u.arg)
+                            && let Expr::Lit(Lit::Str(s)) = strip(y)
+                        {
+                            let name = crate::bind::str_atom(s);
+                            return self.narrow_typeof(t, &name, equal);
+                        }
+                        if self.is_reference(file, sym, x)
+                            && let Some(unit) = self.unit_of(y)
+                        {
+                            return self.narrow_equality(t, unit, equal, strict);
+                        }
+                        if let Expr::Member(m) = strip(x)
+                            && self.is_reference(file, sym, &m.obj)
+                            && let MemberProp::Ident(p) = &m.prop
+                            && let Some(unit) = self.unit_of(y)
+                        {
+                            return self.narrow_discriminant(t, &p.sym, unit, equal);
+                        }
+                    }
+                    t
+                }
+                BinaryOp::InstanceOf if self.is_reference(file, sym, &b.left) => {
+                    self.narrow_instanceof(file, t, &b.right, assume_true)
+                }
+                BinaryOp::In if self.is_reference(file, sym, &b.right) => match strip(&b.left) {
+                    Expr::Lit(Lit::Str(s)) => {
+                        let name = crate::bind::str_atom(s);
+                        self.narrow_in(t, &name, assume_true)
+                    }
+                    _ => t,
+                },
+                _ => t,
+            },
+            _ => t,
+        }
+    }
+
+    fn narrow_truthy(&mut self, t: TypeId, assume_true: bool) -> TypeId {
+        let t = self.map_members(t, |c, _| {
+            Some(match (c, assume_true) {
+                (ids::BOOLEAN, true) => ids::TRUE,
+                (ids::BOOLEAN, false) => ids::FALSE,
+                _ => c,
+            })
+        });
+        self.filter(t, |c, m| {
+            let falsy_only = matches!(
+                m.types.kind(c),
+                TypeKind::Null | TypeKind::Undefined | TypeKind::Void | TypeKind::BoolLit(false)
+            ) || matches!(m.types.kind(c), TypeKind::StringLit(s) if s.is_empty())
+                || matches!(m.types.kind(c), TypeKind::NumberLit(v) if *v == 0.0);
+            let may_be_falsy = falsy_only
+                || matches!(
+                    m.types.kind(c),
+                    TypeKind::String
+                        | TypeKind::Number
+                        | TypeKind::BigInt
+                        | TypeKind::Boolean
+                        | TypeKind::Any
+                        | TypeKind::Unknown
+                        | TypeKind::TypeParam(_)
+                        | TypeKind::Enum(_)
+                        | TypeKind::EnumLiteral(_)
+                        | TypeKind::Indexed(..)
+                        | TypeKind::Keyof(_)
+                        | TypeKind::LazyAlias(..)
+                );
+            if assume_true {
+                !falsy_only
+            } else {
+                may_be_falsy
+            }
+        })
+    }
+
+    fn narrow_typeof(&mut self, t: TypeId, name: &Atom, equal: bool) -> TypeId {
+        if t == ids::UNKNOWN {
+            if !equal {
+                return t;
+            }
+            return match name.as_str() {
+                "string" => ids::STRING,
+                "number" => ids::NUMBER,
+                "boolean" => ids::BOOLEAN,
+                "bigint" => ids::BIGINT,
+                "symbol" => ids::SYMBOL,
+                "undefined" => ids::UNDEFINED,
+                "object" => self.types.union(&[ids::OBJECT, ids::NULL]),
+                _ => t,
+            };
+        }
+        self.filter(t, |c, m| {
+            let says = match m.types.kind(c) {
+                k @ (TypeKind::String
+                | TypeKind::StringLit(_)
+                | TypeKind::Number
+                | TypeKind::NumberLit(_)
+                | TypeKind::Boolean
+                | TypeKind::BoolLit(_)
+                | TypeKind::BigInt
+                | TypeKind::BigIntLit(_)
+                | TypeKind::EsSymbol
+                | TypeKind::Undefined
+                | TypeKind::Void
+                | TypeKind::Null) => typeof_name(k),
+                TypeKind::ClassStatic(_) => Some("function"),
+                TypeKind::Object(o) if !o.calls.is_empty() || !o.constructs.is_empty() => {
+                    Some("function")
+                }
+                TypeKind::Object(_) | TypeKind::Tuple(_) | TypeKind::NonPrimitive => Some("object"),
+                _ => None,
+            };
+            match says {
+                None => true,
+                Some(s) => (s == name.as_str()) == equal,
+            }
+        })
+    }
+
+    fn narrow_equality(&mut self, t: TypeId, unit: TypeId, equal: bool, strict: bool) -> TypeId {
+        let nullish = unit == ids::NULL || unit == ids::UNDEFINED;
+        let t = if unit == ids::TRUE || unit == ids::FALSE {
+            let other = if unit == ids::TRUE {
+                ids::FALSE
+            } else {
+                ids::TRUE
+            };
+            self.map_members(t, |c, _| {
+                Some(match (c, equal) {
+                    (ids::BOOLEAN, true) => unit,
+                    (ids::BOOLEAN, false) => other,
+                    _ => c,
+                })
+            })
+        } else {
+            t
+        };
+        if equal {
+            let members: Vec<TypeId> = match self.types.kind(t) {
+                TypeKind::Union(ms) => ms.to_vec(),
+                _ => vec![t],
+            };
+            let mut kept = Vec::new();
+            for c in members {
+                let same =
+                    c == unit || (!strict && nullish && (c == ids::NULL || c == ids::UNDEFINED));
+                let opaque = matches!(
+                    self.types.kind(c),
+                    TypeKind::Any | TypeKind::Unknown | TypeKind::TypeParam(_)
+                );
+                if same || opaque {
+                    kept.push(c);
+                } else if !nullish && self.is_assignable(unit, c) {
+                    kept.push(unit);
+                }
+            }
+            self.types.union(&kept)
+        } else {
+            self.filter(t, |c, _| {
+                !(c == unit || (!strict && nullish && (c == ids::NULL || c == ids::UNDEFINED)))
+            })
+        }
+    }
+
+    fn narrow_discriminant(&mut self, t: TypeId, prop: &Atom, unit: TypeId, equal: bool) -> TypeId {
+        if !matches!(self.types.kind(t), TypeKind::Union(_)) {
+            return t;
+        }
+        let prop = prop.clone();
+        self.filter(t, |c, m| {
+            let Some(pt) = m.property_type(c, &prop) else {
+                return true;
+            };
+            let is_unit = matches!(
+                m.types.kind(pt),
+                TypeKind::StringLit(_)
+                    | TypeKind::NumberLit(_)
+                    | TypeKind::BoolLit(_)
+                    | TypeKind::Null
+                    | TypeKind::Undefined
+            );
+            if equal {
+                pt == unit
+                    || !is_unit && m.is_assignable(unit, pt)
+                    || matches!(m.types.kind(pt), TypeKind::Any | TypeKind::Unknown)
+            } else {
+                pt != unit
+            }
+        })
+    }
+
+    fn narrow_instanceof(
+        &mut self,
+        file: u32,
+        t: TypeId,
+        right: &Expr,
+        assume_true: bool,
+    ) -> TypeId {
+        let Expr::Ident(i) = strip(right) else {
+            return t;
+        };
+        let Some(s) = self.bound.resolve(file, i.span.lo.0, &i.sym) else {
+            return t;
+        };
+        let s = self.resolve_alias(s);
+        if self.bound.symbol(s).flags & flags::CLASS == 0 {
+            return t;
+        }
+        let instance = self.declared_type(s);
+        if assume_true {
+            let kept = self.filter(t, |c, m| m.is_assignable(c, instance));
+            if kept == ids::NEVER { instance } else { kept }
+        } else {
+            self.filter(t, |c, m| {
+                matches!(m.types.kind(c), TypeKind::Any | TypeKind::Unknown)
+                    || !m.is_assignable(c, instance)
+            })
+        }
+    }
+
+    fn narrow_in(&mut self, t: TypeId, name: &Atom, assume_true: bool) -> TypeId {
+        if !matches!(self.types.kind(t), TypeKind::Union(_)) {
+            return t;
+        }
+        self.filter(t, |c, m| {
+            let object_like = matches!(
+                m.types.kind(c),
+                TypeKind::Object(_)
+                    | TypeKind::Declared(_)
+                    | TypeKind::Reference(..)
+                    | TypeKind::Tuple(_)
+            );
+            if !object_like {
+                return true;
+            }
+            let has = m.members(c).props.contains_key(name);
+            has == assume_true
+        })
+    }
+}
