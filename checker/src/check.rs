@@ -2858,7 +2858,12 @@ impl<'a, 'b> Checker<'a, 'b> {
             let tp = &tm.props[name];
             match sm.props.get(name) {
                 Some(sp) => {
-                    let (sty, tty) = (self.prop_ty(sp), self.prop_ty(tp));
+                    let (sty, mut tty) = (self.prop_ty(sp), self.prop_ty(tp));
+                    if tp.optional {
+                        // An optional property also takes `undefined` (TypeScript without
+                        // `exactOptionalPropertyTypes`).
+                        tty = self.types.union(&[tty, ids::UNDEFINED]);
+                    }
                     if !self.is_assignable(sty, tty) {
                         return false;
                     }

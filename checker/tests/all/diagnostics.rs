@@ -171,3 +171,13 @@ fn global_namespaces_merge_across_files_and_see_each_others_members() {
         out.diagnostics[0]
     );
 }
+
+#[test]
+fn an_optional_property_accepts_undefined_but_not_other_types() {
+    let out = check(&[(
+        "a.ts",
+        "interface O { c?: string }\nexport function f(v: string | undefined) {\n  const o: O = { c: v };\n  const p: O = { c: 1 };\n}\n",
+    )]);
+    assert_eq!(codes(&out), vec!["TS2322".to_string()]);
+    assert!(render(&out.diagnostics).starts_with("a.ts:4:"));
+}
