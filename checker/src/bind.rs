@@ -152,7 +152,8 @@ pub struct FileBinding<'a> {
     /// Syntax nodes visited (expressions, statements, patterns, types, members).
     pub nodes: u64,
     /// The file's control-flow graph; node 0 is [`UNREACHABLE`], node 1 the file's start.
-    pub flow_nodes: Vec<FlowNode<'a>>,
+    /// Each node is its own allocation, as TypeScript's flow nodes are objects.
+    pub flow_nodes: Vec<Box<FlowNode<'a>>>,
     /// The flow node current at each identifier reference, by its start position.
     pub flow_of: FxHashMap<u32, FlowId>,
 }
@@ -406,7 +407,7 @@ pub fn bind_file<'a>(
         jumps: Vec::new(),
         pending_label: None,
     };
-    b.out.flow_nodes.push(FlowNode::Unreachable);
+    b.out.flow_nodes.push(Box::new(FlowNode::Unreachable));
     b.flow = b.add_flow(FlowNode::Start { container: None });
     match &file.program {
         Some(Program::Module(m)) => {
@@ -537,7 +538,7 @@ impl<'a> Binder<'a, '_> {
 
     fn add_flow(&mut self, node: FlowNode<'a>) -> FlowId {
         let id = self.out.flow_nodes.len() as FlowId;
-        self.out.flow_nodes.push(node);
+        self.out.flow_nodes.push(Box::new(node));
         id
     }
 
@@ -580,7 +581,7 @@ impl<'a> Binder<'a, '_> {
         if from == UNREACHABLE {
             return;
         }
-        if let FlowNode::Label { antecedents, .. } = &mut self.out.flow_nodes[head as usize]
+        if let FlowNode::Label { antecedents, .. } = &mut *self.out.flow_nodes[head as usize]
             && !antecedents.contains(&from)
         {
             antecedents.push(from);

@@ -78,7 +78,7 @@ impl<'a> Checker<'a, '_> {
             if steps > MAX_FLOW_STEPS {
                 return true;
             }
-            let node = &files[file as usize].flow_nodes[flow as usize];
+            let node = &*files[file as usize].flow_nodes[flow as usize];
             match node {
                 FlowNode::Unreachable => return false,
                 FlowNode::Start { .. } => return true,
@@ -111,7 +111,7 @@ impl<'a> Checker<'a, '_> {
             if self.flow_steps > MAX_FLOW_STEPS {
                 return declared;
             }
-            match &files[file as usize].flow_nodes[flow as usize] {
+            match &*files[file as usize].flow_nodes[flow as usize] {
                 FlowNode::Unreachable => return ids::NEVER,
                 FlowNode::Start { .. } => return declared,
                 FlowNode::Call { antecedent, .. } => flow = *antecedent,

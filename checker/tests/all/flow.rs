@@ -19,7 +19,7 @@ fn flow_at(src: &str, name: &str, n: usize) -> (Vec<String>, FlowId) {
     let kinds = f
         .flow_nodes
         .iter()
-        .map(|n| match n {
+        .map(|n| match &**n {
             FlowNode::Unreachable => "unreachable".to_string(),
             FlowNode::Start { .. } => "start".to_string(),
             FlowNode::Assignment { .. } => "assignment".to_string(),
@@ -53,7 +53,7 @@ fn code_after_return_is_unreachable_and_branches_that_return_do_not_join() {
     let f = &bound.files[0];
     let after_if = f.flow_of[&(src.find("x; return").unwrap() as u32 + 1)];
     assert!(matches!(
-        f.flow_nodes[after_if as usize],
+        *f.flow_nodes[after_if as usize],
         FlowNode::Condition {
             assume_true: false,
             ..
@@ -71,7 +71,7 @@ fn a_loop_head_collects_its_entry_and_back_edges_and_continue() {
     let heads: Vec<usize> = bound.files[0]
         .flow_nodes
         .iter()
-        .filter_map(|n| match n {
+        .filter_map(|n| match &**n {
             FlowNode::Label {
                 antecedents,
                 is_loop: true,
