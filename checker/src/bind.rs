@@ -156,6 +156,8 @@ pub struct FileBinding<'a> {
     pub flow_nodes: Vec<Box<FlowNode<'a>>>,
     /// The flow node current at each identifier reference, by its start position.
     pub flow_of: FxHashMap<u32, FlowId>,
+    /// Variables and parameters assigned somewhere after their declaration.
+    pub reassigned: rustc_hash::FxHashSet<SymbolId>,
 }
 
 /// Every file's binding, shared by all checkers.
@@ -406,9 +408,13 @@ pub fn bind_file<'a>(
         flow: UNREACHABLE,
         jumps: Vec::new(),
         pending_label: None,
+        capturing: false,
     };
     b.out.flow_nodes.push(Box::new(FlowNode::Unreachable));
-    b.flow = b.add_flow(FlowNode::Start { container: None });
+    b.flow = b.add_flow(FlowNode::Start {
+        container: None,
+        captured_from: UNREACHABLE,
+    });
     match &file.program {
         Some(Program::Module(m)) => {
             b.out.is_module = file.is_module();
@@ -473,6 +479,8 @@ struct Binder<'a, 'p> {
     jumps: Vec<JumpTarget>,
     /// The label written before the statement being bound (`outer: for ...`).
     pending_label: Option<Atom>,
+    /// The function about to be bound is an expression or arrow (it captures the flow).
+    capturing: bool,
 }
 
 /// A statement `break` or `continue` can leave: its label, the flows that break out of
@@ -590,13 +598,19 @@ impl<'a> Binder<'a, '_> {
 
     /// Records an assignment to the identifier at `pos` (when it resolved in this file).
     fn assignment(&mut self, pos: u32, value: Option<&'a Expr>) {
-        if self.flow == UNREACHABLE {
-            return;
-        }
         if let Some(&symbol) = self.out.node_symbols.get(&pos)
             && symbol.file == self.file
         {
+            let declaring = self.out.symbols[symbol.index as usize].decls.iter().any(
+                |(_, d)| matches!(d, DeclRef::Binding { ident, .. } if ident.id.span.lo.0 == pos),
+            );
+            if !declaring {
+                self.out.reassigned.insert(symbol);
+            }
             let antecedent = self.flow;
+            if antecedent == UNREACHABLE {
+                return;
+            }
             self.flow = self.add_flow(FlowNode::Assignment {
                 symbol,
                 value,
@@ -640,8 +654,14 @@ impl<'a> Binder<'a, '_> {
     fn in_function(&mut self, container: u32, walk: impl FnOnce(&mut Self)) {
         let outer = self.flow;
         let jumps = std::mem::take(&mut self.jumps);
+        let captured_from = if std::mem::take(&mut self.capturing) {
+            outer
+        } else {
+            UNREACHABLE
+        };
         self.flow = self.add_flow(FlowNode::Start {
             container: Some(container),
+            captured_from,
         });
         walk(self);
         self.flow = outer;
@@ -1817,7 +1837,9 @@ impl<'a> Binder<'a, '_> {
                         DeclRef::Function(&f.function),
                     );
                 }
+                self.capturing = true;
                 self.function(&f.function);
+                self.capturing = false;
                 self.scopes.pop();
             }
             Expr::Unary(u) => self.expr(&u.arg),
@@ -1968,6 +1990,7 @@ impl<'a> Binder<'a, '_> {
                     self.param(p);
                 }
                 self.opt_ann(a.return_type.as_deref());
+                self.capturing = true;
                 self.in_function(a.span.lo.0, |b| match &*a.body {
                     ArrowFunctionBody::FunctionBody(body) => b.block(&body.stmts),
                     ArrowFunctionBody::Expr(e) => b.expr(e),

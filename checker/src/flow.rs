@@ -22,7 +22,12 @@ pub enum FlowNode<'a> {
     /// Code that cannot run.
     Unreachable,
     /// Entry of a file or of a function body (the start position of the function).
-    Start { container: Option<u32> },
+    /// For a function expression or arrow, `captured_from` is the flow where it was
+    /// created: constant variables it captures keep the narrowing they had there.
+    Start {
+        container: Option<u32>,
+        captured_from: FlowId,
+    },
     /// `x = value`, `let x = value`, `x += ...` (`value` only for a plain `=`):
     /// from here backwards, `symbol`'s type is what was assigned.
     Assignment {

@@ -68,6 +68,19 @@ impl<'a> Checker<'a, '_> {
             )
     }
 
+    /// A `const` or a parameter never assigned: a closure sees the narrowing it had where
+    /// the closure was created (as TypeScript treats constant references).
+    fn is_constant(&self, file: u32, sym: SymbolId) -> bool {
+        let s = self.bound.symbol(sym);
+        if s.flags & flags::PARAMETER != 0 {
+            return !self.bound.files[file as usize].reassigned.contains(&sym);
+        }
+        matches!(
+            s.decls.first(),
+            Some((_, crate::bind::DeclRef::Binding { is_const: true, .. }))
+        )
+    }
+
     /// TypeScript's `isFlowNodeReachable`, cached per checker.
     fn is_reachable(&mut self, file: u32, flow: FlowId) -> bool {
         let files = self.bound.files;
@@ -113,7 +126,13 @@ impl<'a> Checker<'a, '_> {
             }
             match &*files[file as usize].flow_nodes[flow as usize] {
                 FlowNode::Unreachable => return ids::NEVER,
-                FlowNode::Start { .. } => return declared,
+                FlowNode::Start { captured_from, .. } => {
+                    if *captured_from != crate::flow::UNREACHABLE && self.is_constant(file, sym) {
+                        flow = *captured_from;
+                        continue;
+                    }
+                    return declared;
+                }
                 FlowNode::Call { antecedent, .. } => flow = *antecedent,
                 FlowNode::Assignment {
                     symbol,

@@ -134,3 +134,12 @@ fn narrowing_joins_branches_and_survives_loops() {
     )]);
     insta::assert_snapshot!(render(&out.diagnostics));
 }
+
+#[test]
+fn closures_keep_the_narrowing_of_constants_but_not_of_reassigned_variables() {
+    let out = check(&[(
+        "a.ts",
+        "export function f(p: string | null, q: string | null) {\n  const c: string | null = p;\n  if (!p || !c || !q) { return; }\n  const g = () => { const a: string = p; const b: string = c; };\n  const h = function () { const d: string = q; };\n  q = null;\n}\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
