@@ -154,6 +154,8 @@ pub struct FileBinding<'a> {
     /// The file's control-flow graph; node 0 is [`UNREACHABLE`], node 1 the file's start.
     /// Each node is its own allocation, as TypeScript's flow nodes are objects.
     pub flow_nodes: Vec<Box<FlowNode<'a>>>,
+    /// Each flow node's depth: the longest path of forward edges back to a start.
+    pub flow_depth: Vec<u32>,
     /// The flow node current at each identifier reference, by its start position.
     pub flow_of: FxHashMap<u32, FlowId>,
     /// Variables and parameters assigned somewhere after their declaration.
@@ -411,6 +413,7 @@ pub fn bind_file<'a>(
         capturing: false,
     };
     b.out.flow_nodes.push(Box::new(FlowNode::Unreachable));
+    b.out.flow_depth.push(0);
     b.flow = b.add_flow(FlowNode::Start {
         container: None,
         captured_from: UNREACHABLE,
@@ -546,6 +549,17 @@ impl<'a> Binder<'a, '_> {
 
     fn add_flow(&mut self, node: FlowNode<'a>) -> FlowId {
         let id = self.out.flow_nodes.len() as FlowId;
+        let depth = match &node {
+            FlowNode::Label { antecedents, .. } => antecedents
+                .iter()
+                .map(|&a| self.out.flow_depth[a as usize])
+                .max()
+                .unwrap_or(0),
+            n => n
+                .antecedent()
+                .map_or(0, |a| self.out.flow_depth[a as usize]),
+        };
+        self.out.flow_depth.push(depth + 1);
         self.out.flow_nodes.push(Box::new(node));
         id
     }

@@ -18,6 +18,11 @@ use crate::types::{TypeId, TypeKind, ids};
 /// Flow nodes one reference's walk may visit before it gives up and takes the declared
 /// type (TypeScript gives up at a flow depth of 2,000 with "too complex").
 const MAX_FLOW_STEPS: u32 = 20_000;
+/// Deepest flow node (forward edges back to a start) whose references are narrowed.
+const MAX_FLOW_DEPTH: u32 = 2_000;
+/// Nesting of `!`, `&&` and `||` a condition is narrowed through; deeper operands are
+/// taken as saying nothing (`&&` chains would otherwise cost quadratic time).
+const MAX_NARROW_DEPTH: u32 = 32;
 
 /// What `typeof` says of a type, when it can tell.
 fn typeof_name(kind: &TypeKind) -> Option<&'static str> {
@@ -51,7 +56,11 @@ impl<'a> Checker<'a, '_> {
         declared: TypeId,
         flow: FlowId,
     ) -> TypeId {
-        if !self.is_reachable(file, flow) {
+        // As TypeScript gives up past a flow depth of 2,000, so does this walk; the depth
+        // is the graph's, so the answer does not depend on what was cached before.
+        if self.bound.files[file as usize].flow_depth[flow as usize] > MAX_FLOW_DEPTH
+            || !self.is_reachable(file, flow)
+        {
             return declared;
         }
         self.flow_steps = 0;
@@ -149,7 +158,7 @@ impl<'a> Checker<'a, '_> {
                     assume_true,
                     antecedent,
                 } => {
-                    if !self.mentions(file, sym, expr) {
+                    if !self.mentions(file, sym, expr, 0) {
                         flow = *antecedent;
                         continue;
                     }
@@ -157,7 +166,7 @@ impl<'a> Checker<'a, '_> {
                     if t == ids::NEVER {
                         return t;
                     }
-                    return self.narrow(file, sym, t, expr, *assume_true);
+                    return self.narrow(file, sym, t, expr, *assume_true, 0);
                 }
                 FlowNode::Label { antecedents, .. } => {
                     let key = (file, flow, sym);
@@ -250,22 +259,29 @@ impl<'a> Checker<'a, '_> {
     }
 
     /// Whether a condition can narrow `sym` (so the walk need not evaluate it otherwise).
-    fn mentions(&self, file: u32, sym: SymbolId, e: &Expr) -> bool {
+    fn mentions(&self, file: u32, sym: SymbolId, e: &Expr, depth: u32) -> bool {
+        if depth > MAX_NARROW_DEPTH {
+            return false;
+        }
         match strip(e) {
             Expr::Ident(_) => self.is_reference(file, sym, e),
             Expr::Unary(u) => match u.op {
-                UnaryOp::Bang => self.mentions(file, sym, &u.arg),
+                UnaryOp::Bang => self.mentions(file, sym, &u.arg, depth + 1),
                 UnaryOp::TypeOf => self.is_reference(file, sym, &u.arg),
                 _ => false,
             },
             Expr::Member(m) => self.is_reference(file, sym, &m.obj),
             Expr::Bin(b) => match b.op {
                 BinaryOp::LogicalAnd | BinaryOp::LogicalOr => {
-                    self.mentions(file, sym, &b.left) || self.mentions(file, sym, &b.right)
+                    self.mentions(file, sym, &b.left, depth + 1)
+                        || self.mentions(file, sym, &b.right, depth + 1)
                 }
                 BinaryOp::In => self.is_reference(file, sym, &b.right),
                 BinaryOp::InstanceOf => self.is_reference(file, sym, &b.left),
-                _ => self.mentions(file, sym, &b.left) || self.mentions(file, sym, &b.right),
+                _ => {
+                    self.mentions(file, sym, &b.left, depth + 1)
+                        || self.mentions(file, sym, &b.right, depth + 1)
+                }
             },
             _ => false,
         }
@@ -310,7 +326,11 @@ impl<'a> Checker<'a, '_> {
         t: TypeId,
         e: &Expr,
         assume_true: bool,
+        depth: u32,
     ) -> TypeId {
+        if depth > MAX_NARROW_DEPTH {
+            return t;
+        }
         match strip(e) {
             Expr::Ident(_) => {
                 if self.is_reference(file, sym, e) {
@@ -320,27 +340,27 @@ impl<'a> Checker<'a, '_> {
                 }
             }
             Expr::Unary(u) if u.op == UnaryOp::Bang => {
-                self.narrow(file, sym, t, &u.arg, !assume_true)
+                self.narrow(file, sym, t, &u.arg, !assume_true, depth + 1)
             }
             Expr::Bin(b) => match b.op {
                 BinaryOp::LogicalAnd => {
-                    let l_true = self.narrow(file, sym, t, &b.left, true);
+                    let l_true = self.narrow(file, sym, t, &b.left, true, depth + 1);
                     if assume_true {
-                        self.narrow(file, sym, l_true, &b.right, true)
+                        self.narrow(file, sym, l_true, &b.right, true, depth + 1)
                     } else {
-                        let l_false = self.narrow(file, sym, t, &b.left, false);
-                        let r_false = self.narrow(file, sym, l_true, &b.right, false);
+                        let l_false = self.narrow(file, sym, t, &b.left, false, depth + 1);
+                        let r_false = self.narrow(file, sym, l_true, &b.right, false, depth + 1);
                         self.types.union(&[l_false, r_false])
                     }
                 }
                 BinaryOp::LogicalOr => {
-                    let l_false = self.narrow(file, sym, t, &b.left, false);
+                    let l_false = self.narrow(file, sym, t, &b.left, false, depth + 1);
                     if assume_true {
-                        let l_true = self.narrow(file, sym, t, &b.left, true);
-                        let r_true = self.narrow(file, sym, l_false, &b.right, true);
+                        let l_true = self.narrow(file, sym, t, &b.left, true, depth + 1);
+                        let r_true = self.narrow(file, sym, l_false, &b.right, true, depth + 1);
                         self.types.union(&[l_true, r_true])
                     } else {
-                        self.narrow(file, sym, l_false, &b.right, false)
+                        self.narrow(file, sym, l_false, &b.right, false, depth + 1)
                     }
                 }
                 BinaryOp::EqEqEq | BinaryOp::NotEqEq | BinaryOp::EqEq | BinaryOp::NotEq => {

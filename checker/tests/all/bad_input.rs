@@ -139,3 +139,20 @@ fn a_class_extending_itself_is_reported_and_terminates() {
     )]);
     insta::assert_snapshot!(render(&out.diagnostics));
 }
+
+#[test]
+fn a_long_chain_of_narrowing_conditions_finishes_quickly() {
+    let src = format!(
+        "export function f(x: string | null, y: number | undefined) {{\n  if (x{} && y) {{ const s: string = x; }}\n  while (x || y{}) {{ x = null; }}\n}}\n",
+        " && x".repeat(20_000),
+        " || y".repeat(20_000)
+    );
+    let start = std::time::Instant::now();
+    let out = check(&[("chain.ts", &src)]);
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(20),
+        "took {:?}",
+        start.elapsed()
+    );
+    assert!(codes(&out).contains(&Code::TooDeep.label()));
+}
