@@ -1637,6 +1637,9 @@ impl<'a> Binder<'a, '_> {
                 }
                 ClassMember::PrivateMethod(method) => self.function(&method.function),
                 ClassMember::ClassProp(p) => {
+                    for d in &p.decorators {
+                        self.expr(&d.expr);
+                    }
                     if let (Some(o), Some(v), false) = (owner, &p.value, p.is_static) {
                         use swc_common::Spanned;
                         self.out.this_owners.insert(v.span().lo.0, o);
@@ -1655,6 +1658,9 @@ impl<'a> Binder<'a, '_> {
                     self.opt_expr(p.value.as_deref());
                 }
                 ClassMember::PrivateProp(p) => {
+                    for d in &p.decorators {
+                        self.expr(&d.expr);
+                    }
                     self.opt_ann(p.type_ann.as_deref());
                     self.opt_expr(p.value.as_deref());
                 }

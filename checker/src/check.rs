@@ -2133,6 +2133,9 @@ impl<'a, 'b> Checker<'a, 'b> {
                 _ => ids::ANY,
             },
             MemberDecl::MethodSignature(_) | MemberDecl::ClassMethod(_) => {
+                if let Some(t) = self.accessor_type(decls) {
+                    return t;
+                }
                 let mut sigs = Vec::new();
                 let mut origin = 0;
                 for (file, d) in decls {
@@ -2165,6 +2168,26 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
     }
 
+    /// The property type of a class accessor pair: the getter's return type, else the
+    /// setter's parameter type; `None` when the declarations are not accessors.
+    fn accessor_type(&mut self, decls: &[(u32, BDecl<'a>)]) -> Option<TypeId> {
+        let accessor = |d: &BDecl<'a>, kind: MethodKind| match d {
+            BDecl::Member(MemberDecl::ClassMethod(cm)) if cm.kind == kind => Some(*cm),
+            _ => None,
+        };
+        if let Some((file, g)) = decls
+            .iter()
+            .find_map(|(f, d)| accessor(d, MethodKind::Getter).map(|g| (*f, g)))
+        {
+            return Some(self.signature_of_function(file, &g.function).ret);
+        }
+        let (file, st) = decls
+            .iter()
+            .find_map(|(f, d)| accessor(d, MethodKind::Setter).map(|g| (*f, g)))?;
+        let sig = self.signature_of_function(file, &st.function);
+        Some(sig.params.first().map_or(ids::ANY, |p| p.ty))
+    }
+
     // ------------------------------------------------------------------ members
 
     fn array_of(&mut self, e: TypeId) -> TypeId {
@@ -2192,6 +2215,57 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
             _ => t,
         }
+    }
+
+    /// A literal keeps its type where the contextual type holds literal types of its kind
+    /// (`kind: "a"` against `"a" | "b"`); elsewhere it widens to its primitive.
+    fn widen_unless_literal_context(&mut self, t: TypeId, ctx: Option<TypeId>) -> TypeId {
+        match ctx {
+            Some(c) if self.has_literal_of_kind(c, t, 0) => t,
+            _ => self.types.widen(t),
+        }
+    }
+
+    fn has_literal_of_kind(&mut self, ctx: TypeId, t: TypeId, depth: u32) -> bool {
+        if depth > 8 {
+            return false;
+        }
+        match self.types.kind(t).clone() {
+            TypeKind::Union(ms) => {
+                return ms
+                    .iter()
+                    .any(|&m| self.has_literal_of_kind(ctx, m, depth + 1));
+            }
+            TypeKind::StringLit(_)
+            | TypeKind::NumberLit(_)
+            | TypeKind::BoolLit(_)
+            | TypeKind::BigIntLit(_) => {}
+            _ => return false,
+        }
+        match (self.types.kind(ctx).clone(), self.types.kind(t).clone()) {
+            (TypeKind::Union(ms) | TypeKind::Intersection(ms), _) => ms
+                .iter()
+                .any(|&m| self.has_literal_of_kind(m, t, depth + 1)),
+            (TypeKind::StringLit(_), TypeKind::StringLit(_))
+            | (
+                TypeKind::NumberLit(_) | TypeKind::EnumLiteral(_) | TypeKind::Enum(_),
+                TypeKind::NumberLit(_),
+            )
+            | (TypeKind::BoolLit(_), TypeKind::BoolLit(_))
+            | (TypeKind::BigIntLit(_), TypeKind::BigIntLit(_))
+            | (TypeKind::Keyof(_) | TypeKind::TypeParam(_), _) => true,
+            _ => false,
+        }
+    }
+
+    /// The type argument `i` of a call is checked against: a rest parameter gives its
+    /// element type to every remaining argument.
+    fn param_at(&mut self, sig: &Signature, i: usize) -> Option<TypeId> {
+        if sig.rest && i + 1 >= sig.params.len() {
+            let last = sig.params.last()?.ty;
+            return Some(self.element_type(last));
+        }
+        sig.params.get(i).map(|p| p.ty)
     }
 
     fn element_type(&mut self, t: TypeId) -> TypeId {
@@ -3430,7 +3504,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                         }
                     };
                     if let Some(name) = name {
-                        let ty = self.types.widen(ty);
+                        let ctx = match contextual {
+                            Some(c) => self.property_type(c, &name),
+                            None => None,
+                        };
+                        let ty = self.widen_unless_literal_context(ty, ctx);
                         obj.insert(
                             name,
                             PropT {
@@ -3666,7 +3744,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             .iter()
             .enumerate()
             .map(|(i, a)| {
-                let ctx = param_at(&first, i);
+                let ctx = self.param_at(&first, i);
                 self.check_expr(file, &a.expr, ctx)
             })
             .collect();
@@ -3682,7 +3760,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 if args[i].spread.is_some() {
                     continue;
                 }
-                if let Some(pt) = param_at(&sig, i)
+                if let Some(pt) = self.param_at(&sig, i)
                     && !self.is_assignable(at, pt)
                 {
                     failure = Some((i, at, pt));
@@ -3756,7 +3834,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     }
                 };
                 for (i, &at) in types.iter().enumerate() {
-                    if let Some(pt) = param_at(sig, i) {
+                    if let Some(pt) = self.param_at(sig, i) {
                         self.infer_from(pt, at, &tps, &mut cands, 0);
                     }
                 }
@@ -4015,13 +4093,6 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         out
     }
-}
-
-fn param_at(sig: &Signature, i: usize) -> Option<TypeId> {
-    if sig.rest && i + 1 >= sig.params.len() {
-        return sig.params.last().map(|p| p.ty);
-    }
-    sig.params.get(i).map(|p| p.ty)
 }
 
 fn is_context_sensitive(e: &Expr) -> bool {
