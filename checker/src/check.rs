@@ -2258,6 +2258,40 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
     }
 
+    fn at_top_level(&self, tp: TypeId, t: TypeId) -> bool {
+        t == tp
+            || match self.types.kind(t) {
+                TypeKind::Union(ms) | TypeKind::Intersection(ms) => ms.contains(&tp),
+                _ => false,
+            }
+    }
+
+    fn has_primitive_constraint(&mut self, tp: TypeId) -> bool {
+        let TypeKind::TypeParam(s) = self.types.kind(tp) else {
+            return false;
+        };
+        let s = *s;
+        let Some(c) = self.constraint_of(s) else {
+            return false;
+        };
+        let primitive = |k: &TypeKind| {
+            matches!(
+                k,
+                TypeKind::String
+                    | TypeKind::Number
+                    | TypeKind::Boolean
+                    | TypeKind::BigInt
+                    | TypeKind::StringLit(_)
+                    | TypeKind::NumberLit(_)
+                    | TypeKind::BoolLit(_)
+            )
+        };
+        match self.types.kind(c) {
+            TypeKind::Union(ms) => ms.iter().any(|&m| primitive(self.types.kind(m))),
+            k => primitive(k),
+        }
+    }
+
     /// The type argument `i` of a call is checked against: a rest parameter gives its
     /// element type to every remaining argument.
     fn param_at(&mut self, sig: &Signature, i: usize) -> Option<TypeId> {
@@ -3838,11 +3872,19 @@ impl<'a, 'b> Checker<'a, 'b> {
                         self.infer_from(pt, at, &tps, &mut cands, 0);
                     }
                 }
+                let ret = sig.ret;
                 tps.iter()
                     .map(|tp| match cands.get(tp) {
                         Some(c) if !c.is_empty() => {
                             let u = self.types.union(c);
-                            self.types.widen(u)
+                            // As in TypeScript, an inferred literal stays literal where the
+                            // type parameter is the (top-level) return type or has a
+                            // primitive constraint: `identity("a")` is `"a"`.
+                            if self.at_top_level(*tp, ret) || self.has_primitive_constraint(*tp) {
+                                u
+                            } else {
+                                self.types.widen(u)
+                            }
                         }
                         _ => match self.types.kind(*tp) {
                             TypeKind::TypeParam(s) => {
