@@ -3290,6 +3290,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     c.type_args.as_deref(),
                     c.span.lo.0,
                     false,
+                    contextual,
                 )
             }
             Expr::New(n) => {
@@ -3302,6 +3303,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     n.type_args.as_deref(),
                     n.span.lo.0,
                     true,
+                    contextual,
                 )
             }
             Expr::Seq(s) => {
@@ -3365,6 +3367,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                         c.type_args.as_deref(),
                         c.span.lo.0,
                         false,
+                        None,
                     );
                     self.types.union(&[t, ids::UNDEFINED])
                 }
@@ -3683,6 +3686,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         type_args: Option<&'a TsTypeParamInstantiation>,
         pos: u32,
         is_new: bool,
+        contextual: Option<TypeId>,
     ) -> TypeId {
         let callee = match self.types.kind(callee) {
             TypeKind::Union(ms) if ms.iter().any(|&m| m == ids::UNDEFINED || m == ids::NULL) => {
@@ -3774,6 +3778,12 @@ impl<'a, 'b> Checker<'a, 'b> {
         // Argument types are computed once, in the context of the first candidate.
         let first =
             self.instantiate_for_call(&candidates[0], explicit.as_deref(), args, file, None);
+        let first = match contextual {
+            Some(c) if !candidates[0].type_params.is_empty() && explicit.is_none() => {
+                self.contextual_instantiation(&candidates[0], &first, c)
+            }
+            _ => first,
+        };
         let arg_types: Vec<TypeId> = args
             .iter()
             .enumerate()
@@ -3828,6 +3838,46 @@ impl<'a, 'b> Checker<'a, 'b> {
 
     /// A candidate signature with its type parameters replaced: by explicit arguments, or
     /// by what the argument types say (uninferred ones become their constraint, or unknown).
+    /// The first candidate as its arguments' context: type parameters that the call's own
+    /// contextual type fixes through the return type take that inference (TypeScript's
+    /// return-type inference), so `f(identity({ kind: "a" }))` keeps the literal.
+    fn contextual_instantiation(
+        &mut self,
+        sig: &Signature,
+        from_args: &Signature,
+        contextual: TypeId,
+    ) -> Signature {
+        if matches!(
+            self.types.kind(contextual),
+            TypeKind::Any | TypeKind::Unknown
+        ) {
+            return from_args.clone();
+        }
+        let tps = sig.type_params.clone();
+        let mut cands: FxHashMap<TypeId, Vec<TypeId>> = FxHashMap::default();
+        self.infer_from(sig.ret, contextual, &tps, &mut cands, 0);
+        if cands.values().all(|c| c.is_empty()) {
+            return from_args.clone();
+        }
+        let inferred: Vec<TypeId> = tps
+            .iter()
+            .map(|tp| match cands.get(tp) {
+                Some(c) if !c.is_empty() => self.types.union(c),
+                _ => *tp,
+            })
+            .collect();
+        let m = Mapper::new(&self.types, &tps, &inferred);
+        let partial = self.instantiate_signature(sig, &m);
+        // Parameters still naming a type parameter take the argument inference.
+        let mut out = partial.clone();
+        for (p, q) in out.params.iter_mut().zip(from_args.params.iter()) {
+            if self.types.is_generic(p.ty) {
+                p.ty = q.ty;
+            }
+        }
+        out
+    }
+
     fn instantiate_for_call(
         &mut self,
         sig: &Signature,
