@@ -2239,26 +2239,48 @@ impl<'a> Binder<'a, '_> {
                     self.infer_params(t);
                 }
             }
+            TsType::TsUnionOrIntersectionType(TsUnionOrIntersectionType::TsIntersectionType(i)) => {
+                for t in &i.types {
+                    self.infer_params(t);
+                }
+            }
             TsType::TsFnOrConstructorType(TsFnOrConstructorType::TsFnType(f)) => {
                 self.infer_params(&f.type_ann.type_ann);
-                for p in &f.params {
-                    if let TsFnParam::Ident(b) = p
-                        && let Some(a) = &b.type_ann
-                    {
-                        self.infer_params(&a.type_ann);
-                    }
-                }
+                self.infer_fn_params(&f.params);
             }
             TsType::TsTypeLit(l) => {
                 for m in &l.members {
-                    if let TsTypeElement::TsPropertySignature(p) = m
-                        && let Some(a) = &p.type_ann
-                    {
-                        self.infer_params(&a.type_ann);
+                    match m {
+                        TsTypeElement::TsPropertySignature(p) => {
+                            if let Some(a) = &p.type_ann {
+                                self.infer_params(&a.type_ann);
+                            }
+                        }
+                        TsTypeElement::TsMethodSignature(m) => {
+                            self.infer_fn_params(&m.params);
+                            if let Some(a) = &m.type_ann {
+                                self.infer_params(&a.type_ann);
+                            }
+                        }
+                        _ => {}
                     }
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The `infer X` declarations in parameter annotations, rest parameters included.
+    fn infer_fn_params(&mut self, params: &'a [TsFnParam]) {
+        for p in params {
+            let ann = match p {
+                TsFnParam::Ident(b) => b.type_ann.as_deref(),
+                TsFnParam::Rest(r) => r.type_ann.as_deref(),
+                _ => None,
+            };
+            if let Some(a) = ann {
+                self.infer_params(&a.type_ann);
+            }
         }
     }
 }

@@ -3607,7 +3607,10 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         let ret = match (declared, body_type) {
             (Some(d), _) => d,
-            (None, Some(t)) => self.types.widen(t),
+            (None, Some(t)) => {
+                let ctx_ret = ctx_sig.as_ref().map(|s| s.ret);
+                self.widen_unless_literal_context(t, ctx_ret)
+            }
             (None, None) => match &*a.body {
                 ArrowFunctionBody::FunctionBody(b) => {
                     self.infer_return(file, a.span.lo.0, Some(&b.stmts), None)
@@ -3927,10 +3930,16 @@ impl<'a, 'b> Checker<'a, 'b> {
                     .map(|tp| match cands.get(tp) {
                         Some(c) if !c.is_empty() => {
                             let u = self.types.union(c);
-                            // As in TypeScript, an inferred literal stays literal where the
-                            // type parameter is the (top-level) return type or has a
-                            // primitive constraint: `identity("a")` is `"a"`.
-                            if self.at_top_level(*tp, ret) || self.has_primitive_constraint(*tp) {
+                            // As in TypeScript, an inferred literal widens only where it was
+                            // inferred from a top-level parameter position and the type
+                            // parameter is neither the top-level return type nor primitively
+                            // constrained: `identity("a")` is `"a"`, so is `xs.map(() => "a")`
+                            // in a literal context.
+                            let param_top = sig.params.iter().any(|p| self.at_top_level(*tp, p.ty));
+                            if !param_top
+                                || self.at_top_level(*tp, ret)
+                                || self.has_primitive_constraint(*tp)
+                            {
                                 u
                             } else {
                                 self.types.widen(u)
