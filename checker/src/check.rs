@@ -3681,6 +3681,10 @@ impl<'a, 'b> Checker<'a, 'b> {
     }
 
     /// Checks a call or `new`: picks the signature, infers type arguments, checks arguments.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a call site passes its parts and its contextual type"
+    )]
     fn check_call(
         &mut self,
         file: u32,
