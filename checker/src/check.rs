@@ -3926,6 +3926,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                 };
                 for (i, &at) in types.iter().enumerate() {
                     if let Some(pt) = self.param_at(sig, i) {
+                        // An `any` argument infers `any` (the first pass's placeholders for
+                        // context-sensitive arguments do not).
+                        if at == ids::ANY && arg_types.is_some() && tps.contains(&pt) {
+                            cands.entry(pt).or_default().push(ids::ANY);
+                        }
                         self.infer_from(pt, at, &tps, &mut cands, 0);
                     }
                 }
