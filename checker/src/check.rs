@@ -1047,6 +1047,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             TsType::TsIndexedAccessType(i) => {
                 self.check_type_node(file, &i.obj_type);
                 self.check_type_node(file, &i.index_type);
+                self.check_indexed_key(file, i);
             }
             TsType::TsMappedType(m) => {
                 if let Some(c) = &m.type_param.constraint {
@@ -1075,6 +1076,36 @@ impl<'a, 'b> Checker<'a, 'b> {
             _ => {}
         }
         self.depth -= 1;
+    }
+
+    /// `T["name"]` names a property `T` has.
+    fn check_indexed_key(&mut self, file: u32, i: &'a TsIndexedAccessType) {
+        let TsType::TsLitType(TsLitType {
+            lit: TsLit::Str(key),
+            ..
+        }) = &*i.index_type
+        else {
+            return;
+        };
+        let o = self.type_from_node(file, &i.obj_type);
+        if self.types.is_generic(o)
+            || !matches!(
+                self.types.kind(o),
+                TypeKind::Declared(_) | TypeKind::Object(_) | TypeKind::Reference(..)
+            )
+        {
+            return;
+        }
+        let name = bind::str_atom(key);
+        if self.property_type(o, &name).is_none() {
+            let shown = self.type_to_string(o);
+            self.report(
+                file,
+                key.span.lo.0,
+                Code::NoProperty,
+                format!("Property '{name}' does not exist on type '{shown}'."),
+            );
+        }
     }
 
     fn check_entity(

@@ -54,3 +54,9 @@ fn generic_calls_infer_literals_from_their_contextual_return_type() {
     let widened = "declare function wrap<T>(x: T): T[];\nconst ws: number[] = wrap('s');\n";
     assert_eq!(clean(widened), vec!["TS2322"]);
 }
+
+#[test]
+fn indexed_access_types_must_name_an_existing_property() {
+    let src = "interface P { x: number }\ntype X = P['x'];\ntype Y = P['y'];\n";
+    assert_eq!(clean(src), vec!["TS2339"]);
+}
