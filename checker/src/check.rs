@@ -3280,7 +3280,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 self.check_expr(file, &u.arg, None);
                 ids::NUMBER
             }
-            Expr::Bin(b) => self.check_binary(file, b),
+            Expr::Bin(b) => self.check_binary(file, b, contextual),
             Expr::Assign(a) => {
                 let target = match &a.left {
                     AssignTarget::Simple(SimpleAssignTarget::Ident(b)) => {
@@ -3665,9 +3665,16 @@ impl<'a, 'b> Checker<'a, 'b> {
         self.function_type(vec![sig], node_key(file, a.span.lo.0))
     }
 
-    fn check_binary(&mut self, file: u32, b: &'a BinExpr) -> TypeId {
+    fn check_binary(&mut self, file: u32, b: &'a BinExpr, contextual: Option<TypeId>) -> TypeId {
+        // The operands of `??`, `||` and `&&` share the expression's context (the right
+        // one is the value where the left one is not taken).
+        let logical = matches!(
+            b.op,
+            BinaryOp::NullishCoalescing | BinaryOp::LogicalOr | BinaryOp::LogicalAnd
+        );
+        let ctx = if logical { contextual } else { None };
         let l = self.check_expr(file, &b.left, None);
-        let r = self.check_expr(file, &b.right, None);
+        let r = self.check_expr(file, &b.right, ctx);
         use BinaryOp::*;
         match b.op {
             Add => {
