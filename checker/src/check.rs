@@ -3964,10 +3964,10 @@ impl<'a, 'b> Checker<'a, 'b> {
                 };
                 for (i, &at) in types.iter().enumerate() {
                     if let Some(pt) = self.param_at(sig, i) {
-                        // An `any` argument infers `any` (the first pass's placeholders for
-                        // context-sensitive arguments do not).
-                        if at == ids::ANY && arg_types.is_some() && tps.contains(&pt) {
-                            cands.entry(pt).or_default().push(ids::ANY);
+                        // An `any` argument infers `any`, but the first pass's placeholders
+                        // for context-sensitive arguments do not.
+                        if at == ids::ANY && arg_types.is_none() {
+                            continue;
                         }
                         self.infer_from(pt, at, &tps, &mut cands, 0);
                     }
@@ -4015,7 +4015,13 @@ impl<'a, 'b> Checker<'a, 'b> {
         out: &mut FxHashMap<TypeId, Vec<TypeId>>,
         depth: u32,
     ) {
-        if depth > 8 || !self.types.is_generic(p) || a == ids::ANY || a == ids::ERROR {
+        if depth > 8 || !self.types.is_generic(p) || a == ids::ERROR {
+            return;
+        }
+        if a == ids::ANY {
+            if tps.contains(&p) {
+                out.entry(p).or_default().push(ids::ANY);
+            }
             return;
         }
         match (self.types.kind(p).clone(), self.types.kind(a).clone()) {
