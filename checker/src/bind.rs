@@ -1672,6 +1672,9 @@ impl<'a> Binder<'a, '_> {
                 }
                 ClassMember::PrivateMethod(method) => self.function(&method.function),
                 ClassMember::ClassProp(p) => {
+                    for d in &p.decorators {
+                        self.expr(&d.expr);
+                    }
                     if let (Some(o), Some(v), false) = (owner, &p.value, p.is_static) {
                         use swc_common::Spanned;
                         self.out.this_owners.insert(v.span().lo.0, o);
@@ -1690,6 +1693,9 @@ impl<'a> Binder<'a, '_> {
                     self.opt_expr(p.value.as_deref());
                 }
                 ClassMember::PrivateProp(p) => {
+                    for d in &p.decorators {
+                        self.expr(&d.expr);
+                    }
                     self.opt_ann(p.type_ann.as_deref());
                     self.opt_expr(p.value.as_deref());
                 }
@@ -2271,26 +2277,48 @@ impl<'a> Binder<'a, '_> {
                     self.infer_params(t);
                 }
             }
+            TsType::TsUnionOrIntersectionType(TsUnionOrIntersectionType::TsIntersectionType(i)) => {
+                for t in &i.types {
+                    self.infer_params(t);
+                }
+            }
             TsType::TsFnOrConstructorType(TsFnOrConstructorType::TsFnType(f)) => {
                 self.infer_params(&f.type_ann.type_ann);
-                for p in &f.params {
-                    if let TsFnParam::Ident(b) = p
-                        && let Some(a) = &b.type_ann
-                    {
-                        self.infer_params(&a.type_ann);
-                    }
-                }
+                self.infer_fn_params(&f.params);
             }
             TsType::TsTypeLit(l) => {
                 for m in &l.members {
-                    if let TsTypeElement::TsPropertySignature(p) = m
-                        && let Some(a) = &p.type_ann
-                    {
-                        self.infer_params(&a.type_ann);
+                    match m {
+                        TsTypeElement::TsPropertySignature(p) => {
+                            if let Some(a) = &p.type_ann {
+                                self.infer_params(&a.type_ann);
+                            }
+                        }
+                        TsTypeElement::TsMethodSignature(m) => {
+                            self.infer_fn_params(&m.params);
+                            if let Some(a) = &m.type_ann {
+                                self.infer_params(&a.type_ann);
+                            }
+                        }
+                        _ => {}
                     }
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The `infer X` declarations in parameter annotations, rest parameters included.
+    fn infer_fn_params(&mut self, params: &'a [TsFnParam]) {
+        for p in params {
+            let ann = match p {
+                TsFnParam::Ident(b) => b.type_ann.as_deref(),
+                TsFnParam::Rest(r) => r.type_ann.as_deref(),
+                _ => None,
+            };
+            if let Some(a) = ann {
+                self.infer_params(&a.type_ann);
+            }
         }
     }
 }

@@ -1067,6 +1067,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             TsType::TsIndexedAccessType(i) => {
                 self.check_type_node(file, &i.obj_type);
                 self.check_type_node(file, &i.index_type);
+                self.check_indexed_key(file, i);
             }
             TsType::TsMappedType(m) => {
                 if let Some(c) = &m.type_param.constraint {
@@ -1095,6 +1096,36 @@ impl<'a, 'b> Checker<'a, 'b> {
             _ => {}
         }
         self.depth -= 1;
+    }
+
+    /// `T["name"]` names a property `T` has.
+    fn check_indexed_key(&mut self, file: u32, i: &'a TsIndexedAccessType) {
+        let TsType::TsLitType(TsLitType {
+            lit: TsLit::Str(key),
+            ..
+        }) = &*i.index_type
+        else {
+            return;
+        };
+        let o = self.type_from_node(file, &i.obj_type);
+        if self.types.is_generic(o)
+            || !matches!(
+                self.types.kind(o),
+                TypeKind::Declared(_) | TypeKind::Object(_) | TypeKind::Reference(..)
+            )
+        {
+            return;
+        }
+        let name = bind::str_atom(key);
+        if self.property_type(o, &name).is_none() {
+            let shown = self.type_to_string(o);
+            self.report(
+                file,
+                key.span.lo.0,
+                Code::NoProperty,
+                format!("Property '{name}' does not exist on type '{shown}'."),
+            );
+        }
     }
 
     fn check_entity(
@@ -2153,6 +2184,9 @@ impl<'a, 'b> Checker<'a, 'b> {
                 _ => ids::ANY,
             },
             MemberDecl::MethodSignature(_) | MemberDecl::ClassMethod(_) => {
+                if let Some(t) = self.accessor_type(decls) {
+                    return t;
+                }
                 let mut sigs = Vec::new();
                 let mut origin = 0;
                 for (file, d) in decls {
@@ -2185,6 +2219,26 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
     }
 
+    /// The property type of a class accessor pair: the getter's return type, else the
+    /// setter's parameter type; `None` when the declarations are not accessors.
+    fn accessor_type(&mut self, decls: &[(u32, BDecl<'a>)]) -> Option<TypeId> {
+        let accessor = |d: &BDecl<'a>, kind: MethodKind| match d {
+            BDecl::Member(MemberDecl::ClassMethod(cm)) if cm.kind == kind => Some(*cm),
+            _ => None,
+        };
+        if let Some((file, g)) = decls
+            .iter()
+            .find_map(|(f, d)| accessor(d, MethodKind::Getter).map(|g| (*f, g)))
+        {
+            return Some(self.signature_of_function(file, &g.function).ret);
+        }
+        let (file, st) = decls
+            .iter()
+            .find_map(|(f, d)| accessor(d, MethodKind::Setter).map(|g| (*f, g)))?;
+        let sig = self.signature_of_function(file, &st.function);
+        Some(sig.params.first().map_or(ids::ANY, |p| p.ty))
+    }
+
     // ------------------------------------------------------------------ members
 
     fn array_of(&mut self, e: TypeId) -> TypeId {
@@ -2212,6 +2266,91 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
             _ => t,
         }
+    }
+
+    /// A literal keeps its type where the contextual type holds literal types of its kind
+    /// (`kind: "a"` against `"a" | "b"`); elsewhere it widens to its primitive.
+    fn widen_unless_literal_context(&mut self, t: TypeId, ctx: Option<TypeId>) -> TypeId {
+        match ctx {
+            Some(c) if self.has_literal_of_kind(c, t, 0) => t,
+            _ => self.types.widen(t),
+        }
+    }
+
+    fn has_literal_of_kind(&mut self, ctx: TypeId, t: TypeId, depth: u32) -> bool {
+        if depth > 8 {
+            return false;
+        }
+        match self.types.kind(t).clone() {
+            TypeKind::Union(ms) => {
+                return ms
+                    .iter()
+                    .any(|&m| self.has_literal_of_kind(ctx, m, depth + 1));
+            }
+            TypeKind::StringLit(_)
+            | TypeKind::NumberLit(_)
+            | TypeKind::BoolLit(_)
+            | TypeKind::BigIntLit(_) => {}
+            _ => return false,
+        }
+        match (self.types.kind(ctx).clone(), self.types.kind(t).clone()) {
+            (TypeKind::Union(ms) | TypeKind::Intersection(ms), _) => ms
+                .iter()
+                .any(|&m| self.has_literal_of_kind(m, t, depth + 1)),
+            (TypeKind::StringLit(_), TypeKind::StringLit(_))
+            | (
+                TypeKind::NumberLit(_) | TypeKind::EnumLiteral(_) | TypeKind::Enum(_),
+                TypeKind::NumberLit(_),
+            )
+            | (TypeKind::BoolLit(_), TypeKind::BoolLit(_))
+            | (TypeKind::BigIntLit(_), TypeKind::BigIntLit(_))
+            | (TypeKind::Keyof(_) | TypeKind::TypeParam(_), _) => true,
+            _ => false,
+        }
+    }
+
+    fn at_top_level(&self, tp: TypeId, t: TypeId) -> bool {
+        t == tp
+            || match self.types.kind(t) {
+                TypeKind::Union(ms) | TypeKind::Intersection(ms) => ms.contains(&tp),
+                _ => false,
+            }
+    }
+
+    fn has_primitive_constraint(&mut self, tp: TypeId) -> bool {
+        let TypeKind::TypeParam(s) = self.types.kind(tp) else {
+            return false;
+        };
+        let s = *s;
+        let Some(c) = self.constraint_of(s) else {
+            return false;
+        };
+        let primitive = |k: &TypeKind| {
+            matches!(
+                k,
+                TypeKind::String
+                    | TypeKind::Number
+                    | TypeKind::Boolean
+                    | TypeKind::BigInt
+                    | TypeKind::StringLit(_)
+                    | TypeKind::NumberLit(_)
+                    | TypeKind::BoolLit(_)
+            )
+        };
+        match self.types.kind(c) {
+            TypeKind::Union(ms) => ms.iter().any(|&m| primitive(self.types.kind(m))),
+            k => primitive(k),
+        }
+    }
+
+    /// The type argument `i` of a call is checked against: a rest parameter gives its
+    /// element type to every remaining argument.
+    fn param_at(&mut self, sig: &Signature, i: usize) -> Option<TypeId> {
+        if sig.rest && i + 1 >= sig.params.len() {
+            let last = sig.params.last()?.ty;
+            return Some(self.element_type(last));
+        }
+        sig.params.get(i).map(|p| p.ty)
     }
 
     fn element_type(&mut self, t: TypeId) -> TypeId {
@@ -3166,7 +3305,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 self.check_expr(file, &u.arg, None);
                 ids::NUMBER
             }
-            Expr::Bin(b) => self.check_binary(file, b),
+            Expr::Bin(b) => self.check_binary(file, b, contextual),
             Expr::Assign(a) => {
                 let target = match &a.left {
                     AssignTarget::Simple(SimpleAssignTarget::Ident(b)) => {
@@ -3207,6 +3346,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     c.type_args.as_deref(),
                     c.span.lo.0,
                     false,
+                    contextual,
                 )
             }
             Expr::New(n) => {
@@ -3219,6 +3359,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     n.type_args.as_deref(),
                     n.span.lo.0,
                     true,
+                    contextual,
                 )
             }
             Expr::Seq(s) => {
@@ -3282,6 +3423,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                         c.type_args.as_deref(),
                         c.span.lo.0,
                         false,
+                        None,
                     );
                     self.types.union(&[t, ids::UNDEFINED])
                 }
@@ -3471,7 +3613,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                         }
                     };
                     if let Some(name) = name {
-                        let ty = self.types.widen(ty);
+                        let ctx = match contextual {
+                            Some(c) => self.property_type(c, &name),
+                            None => None,
+                        };
+                        let ty = self.widen_unless_literal_context(ty, ctx);
                         obj.insert(
                             name,
                             PropT {
@@ -3533,7 +3679,10 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         let ret = match (declared, body_type) {
             (Some(d), _) => d,
-            (None, Some(t)) => self.types.widen(t),
+            (None, Some(t)) => {
+                let ctx_ret = ctx_sig.as_ref().map(|s| s.ret);
+                self.widen_unless_literal_context(t, ctx_ret)
+            }
             (None, None) => match &*a.body {
                 ArrowFunctionBody::FunctionBody(b) => {
                     self.infer_return(file, a.span.lo.0, Some(&b.stmts), None)
@@ -3557,9 +3706,16 @@ impl<'a, 'b> Checker<'a, 'b> {
         self.function_type(vec![sig], node_key(file, a.span.lo.0))
     }
 
-    fn check_binary(&mut self, file: u32, b: &'a BinExpr) -> TypeId {
+    fn check_binary(&mut self, file: u32, b: &'a BinExpr, contextual: Option<TypeId>) -> TypeId {
+        // The operands of `??`, `||` and `&&` share the expression's context (the right
+        // one is the value where the left one is not taken).
+        let logical = matches!(
+            b.op,
+            BinaryOp::NullishCoalescing | BinaryOp::LogicalOr | BinaryOp::LogicalAnd
+        );
+        let ctx = if logical { contextual } else { None };
         let l = self.check_expr(file, &b.left, None);
-        let r = self.check_expr(file, &b.right, None);
+        let r = self.check_expr(file, &b.right, ctx);
         use BinaryOp::*;
         match b.op {
             Add => {
@@ -3604,6 +3760,10 @@ impl<'a, 'b> Checker<'a, 'b> {
     }
 
     /// Checks a call or `new`: picks the signature, infers type arguments, checks arguments.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a call site passes its parts and its contextual type"
+    )]
     fn check_call(
         &mut self,
         file: u32,
@@ -3612,6 +3772,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         type_args: Option<&'a TsTypeParamInstantiation>,
         pos: u32,
         is_new: bool,
+        contextual: Option<TypeId>,
     ) -> TypeId {
         let callee = match self.types.kind(callee) {
             TypeKind::Union(ms) if ms.iter().any(|&m| m == ids::UNDEFINED || m == ids::NULL) => {
@@ -3703,11 +3864,17 @@ impl<'a, 'b> Checker<'a, 'b> {
         // Argument types are computed once, in the context of the first candidate.
         let first =
             self.instantiate_for_call(&candidates[0], explicit.as_deref(), args, file, None);
+        let first = match contextual {
+            Some(c) if !candidates[0].type_params.is_empty() && explicit.is_none() => {
+                self.contextual_instantiation(&candidates[0], &first, c)
+            }
+            _ => first,
+        };
         let arg_types: Vec<TypeId> = args
             .iter()
             .enumerate()
             .map(|(i, a)| {
-                let ctx = param_at(&first, i);
+                let ctx = self.param_at(&first, i);
                 self.check_expr(file, &a.expr, ctx)
             })
             .collect();
@@ -3723,7 +3890,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 if args[i].spread.is_some() {
                     continue;
                 }
-                if let Some(pt) = param_at(&sig, i)
+                if let Some(pt) = self.param_at(&sig, i)
                     && !self.is_assignable(at, pt)
                 {
                     failure = Some((i, at, pt));
@@ -3757,6 +3924,46 @@ impl<'a, 'b> Checker<'a, 'b> {
 
     /// A candidate signature with its type parameters replaced: by explicit arguments, or
     /// by what the argument types say (uninferred ones become their constraint, or unknown).
+    /// The first candidate as its arguments' context: type parameters that the call's own
+    /// contextual type fixes through the return type take that inference (TypeScript's
+    /// return-type inference), so `f(identity({ kind: "a" }))` keeps the literal.
+    fn contextual_instantiation(
+        &mut self,
+        sig: &Signature,
+        from_args: &Signature,
+        contextual: TypeId,
+    ) -> Signature {
+        if matches!(
+            self.types.kind(contextual),
+            TypeKind::Any | TypeKind::Unknown
+        ) {
+            return from_args.clone();
+        }
+        let tps = sig.type_params.clone();
+        let mut cands: FxHashMap<TypeId, Vec<TypeId>> = FxHashMap::default();
+        self.infer_from(sig.ret, contextual, &tps, &mut cands, 0);
+        if cands.values().all(|c| c.is_empty()) {
+            return from_args.clone();
+        }
+        let inferred: Vec<TypeId> = tps
+            .iter()
+            .map(|tp| match cands.get(tp) {
+                Some(c) if !c.is_empty() => self.types.union(c),
+                _ => *tp,
+            })
+            .collect();
+        let m = Mapper::new(&self.types, &tps, &inferred);
+        let partial = self.instantiate_signature(sig, &m);
+        // Parameters still naming a type parameter take the argument inference.
+        let mut out = partial.clone();
+        for (p, q) in out.params.iter_mut().zip(from_args.params.iter()) {
+            if self.types.is_generic(p.ty) {
+                p.ty = q.ty;
+            }
+        }
+        out
+    }
+
     fn instantiate_for_call(
         &mut self,
         sig: &Signature,
@@ -3797,15 +4004,34 @@ impl<'a, 'b> Checker<'a, 'b> {
                     }
                 };
                 for (i, &at) in types.iter().enumerate() {
-                    if let Some(pt) = param_at(sig, i) {
+                    if let Some(pt) = self.param_at(sig, i) {
+                        // An `any` argument infers `any`, but the first pass's placeholders
+                        // for context-sensitive arguments do not.
+                        if at == ids::ANY && arg_types.is_none() {
+                            continue;
+                        }
                         self.infer_from(pt, at, &tps, &mut cands, 0);
                     }
                 }
+                let ret = sig.ret;
                 tps.iter()
                     .map(|tp| match cands.get(tp) {
                         Some(c) if !c.is_empty() => {
                             let u = self.types.union(c);
-                            self.types.widen(u)
+                            // As in TypeScript, an inferred literal widens only where it was
+                            // inferred from a top-level parameter position and the type
+                            // parameter is neither the top-level return type nor primitively
+                            // constrained: `identity("a")` is `"a"`, so is `xs.map(() => "a")`
+                            // in a literal context.
+                            let param_top = sig.params.iter().any(|p| self.at_top_level(*tp, p.ty));
+                            if !param_top
+                                || self.at_top_level(*tp, ret)
+                                || self.has_primitive_constraint(*tp)
+                            {
+                                u
+                            } else {
+                                self.types.widen(u)
+                            }
                         }
                         _ => match self.types.kind(*tp) {
                             TypeKind::TypeParam(s) => {
@@ -3830,7 +4056,13 @@ impl<'a, 'b> Checker<'a, 'b> {
         out: &mut FxHashMap<TypeId, Vec<TypeId>>,
         depth: u32,
     ) {
-        if depth > 8 || !self.types.is_generic(p) || a == ids::ANY || a == ids::ERROR {
+        if depth > 8 || !self.types.is_generic(p) || a == ids::ERROR {
+            return;
+        }
+        if a == ids::ANY {
+            if tps.contains(&p) {
+                out.entry(p).or_default().push(ids::ANY);
+            }
             return;
         }
         match (self.types.kind(p).clone(), self.types.kind(a).clone()) {
@@ -4056,13 +4288,6 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         out
     }
-}
-
-fn param_at(sig: &Signature, i: usize) -> Option<TypeId> {
-    if sig.rest && i + 1 >= sig.params.len() {
-        return sig.params.last().map(|p| p.ty);
-    }
-    sig.params.get(i).map(|p| p.ty)
 }
 
 fn is_context_sensitive(e: &Expr) -> bool {

@@ -1,6 +1,7 @@
 //! The checker's integration tests: one binary, a module per feature.
 mod bad_input;
 mod cli;
+mod contextual;
 mod determinism;
 mod diagnostics;
 mod flow;
