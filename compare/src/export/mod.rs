@@ -134,7 +134,11 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
         path: path.display().to_string(),
         source,
     };
-    let mut file = tempfile::NamedTempFile::new_in(parent(path)).map_err(error)?;
+    // Readable like any file the user creates (0666 less the umask), not tempfile's 0600.
+    let mut file = tempfile::Builder::new()
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
+        .tempfile_in(parent(path))
+        .map_err(error)?;
     file.write_all(bytes).map_err(error)?;
     file.as_file().sync_all().map_err(error)?;
     file.persist(path).map_err(|e| error(e.error))?;

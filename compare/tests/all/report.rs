@@ -170,3 +170,15 @@ fn the_reproduce_report_renders_every_section_from_stored_runs() {
     }
     insta::assert_snapshot!(markdown);
 }
+
+#[test]
+fn result_files_get_the_permissions_of_any_file_the_user_creates() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain.txt");
+    std::fs::write(&plain, b"x").unwrap();
+    let report = dir.path().join("report.json");
+    compare::export::write_atomically(&report, b"{}").unwrap();
+    let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&report), mode(&plain));
+}
