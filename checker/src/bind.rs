@@ -67,6 +67,17 @@ pub enum MemberDecl<'a> {
     ParamProp(&'a BindingIdent),
 }
 
+/// A binding taken from one property of an object pattern.
+#[derive(Clone, Debug)]
+pub struct PatSource<'a> {
+    /// The enclosing pattern (its annotation, when it has one, gives the type).
+    pub pattern: &'a ObjectPat,
+    /// The property read.
+    pub key: Atom,
+    /// Whether the binding has a default value (`{ key = value }`), which removes `undefined`.
+    pub has_default: bool,
+}
+
 /// One declaration of a symbol, pointing into the (shared, read-only) syntax tree.
 #[derive(Clone, Debug)]
 pub enum DeclRef<'a> {
@@ -76,6 +87,9 @@ pub enum DeclRef<'a> {
         init: Option<&'a Expr>,
         in_pattern: bool,
         is_const: bool,
+        /// For `{ key }` or `{ key: name }` directly inside an object pattern: where the
+        /// binding's type comes from.
+        from: Option<PatSource<'a>>,
     },
     Function(&'a Function),
     Class(&'a Class),
@@ -769,6 +783,29 @@ impl<'a> Binder<'a, '_> {
         self.hoist_binding(pat, init, in_pattern, false, export_to);
     }
 
+    /// Declares `name` (or `key: name`) taken from one property of an object pattern.
+    fn declare_pattern_binding(
+        &mut self,
+        b: &'a BindingIdent,
+        is_const: bool,
+        from: Option<PatSource<'a>>,
+        export_to: ExportTo,
+    ) {
+        let id = self.declare(
+            &b.id.sym,
+            b.id.span.lo.0,
+            flags::VARIABLE,
+            DeclRef::Binding {
+                ident: b,
+                init: None,
+                in_pattern: true,
+                is_const,
+                from,
+            },
+        );
+        self.export(export_to, &b.id.sym, id);
+    }
+
     fn hoist_binding(
         &mut self,
         pat: &'a Pat,
@@ -788,6 +825,7 @@ impl<'a> Binder<'a, '_> {
                         init: if in_pattern { None } else { init },
                         in_pattern,
                         is_const,
+                        from: None,
                     },
                 );
                 self.export(export_to, &b.id.sym, id);
@@ -801,7 +839,32 @@ impl<'a> Binder<'a, '_> {
                 for p in &o.props {
                     match p {
                         ObjectPatProp::KeyValue(kv) => {
-                            self.hoist_pat(&kv.value, None, true, export_to)
+                            let source = |has_default| {
+                                prop_name(&kv.key).map(|key| PatSource {
+                                    pattern: o,
+                                    key,
+                                    has_default,
+                                })
+                            };
+                            match &*kv.value {
+                                Pat::Ident(b) => self.declare_pattern_binding(
+                                    b,
+                                    is_const,
+                                    source(false),
+                                    export_to,
+                                ),
+                                Pat::Assign(a) if matches!(&*a.left, Pat::Ident(_)) => {
+                                    if let Pat::Ident(b) = &*a.left {
+                                        self.declare_pattern_binding(
+                                            b,
+                                            is_const,
+                                            source(true),
+                                            export_to,
+                                        )
+                                    }
+                                }
+                                _ => self.hoist_pat(&kv.value, None, true, export_to),
+                            }
                         }
                         ObjectPatProp::Assign(a) => {
                             let id = self.declare(
@@ -813,6 +876,11 @@ impl<'a> Binder<'a, '_> {
                                     init: None,
                                     in_pattern: true,
                                     is_const,
+                                    from: Some(PatSource {
+                                        pattern: o,
+                                        key: a.key.id.sym.clone(),
+                                        has_default: a.value.is_some(),
+                                    }),
                                 },
                             );
                             self.export(export_to, &a.key.id.sym, id);
@@ -1631,6 +1699,7 @@ impl<'a> Binder<'a, '_> {
                                                 init: None,
                                                 in_pattern: false,
                                                 is_const: false,
+                                                from: None,
                                             },
                                         );
                                         self.opt_ann(b.type_ann.as_deref());

@@ -14,7 +14,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
-use crate::bind::{self, DeclRef as BDecl, Imported, MemberDecl, Scope, SymbolId, flags};
+use crate::bind::{
+    self, DeclRef as BDecl, Imported, MemberDecl, PatSource, Scope, SymbolId, flags,
+};
 use crate::diag::{Code, Diagnostic};
 use crate::flow::FlowId;
 use crate::parse::ParsedFile;
@@ -2113,6 +2115,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     init,
                     in_pattern,
                     is_const,
+                    from,
                 },
             )) => {
                 let file = *file;
@@ -2125,7 +2128,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     };
                 }
                 if *in_pattern {
-                    return ids::ANY;
+                    return self.pattern_binding_type(file, from.as_ref());
                 }
                 match init {
                     Some(e) => {
@@ -2148,6 +2151,32 @@ impl<'a, 'b> Checker<'a, 'b> {
                 self.types.of_symbol(12, s)
             }
             _ => ids::ANY,
+        }
+    }
+
+    /// The type of a binding read from a property of an annotated object pattern
+    /// (`{ origin }: Props`); `any` where the pattern has no annotation.
+    fn pattern_binding_type(&mut self, file: u32, from: Option<&PatSource<'a>>) -> TypeId {
+        let Some(source) = from else {
+            return ids::ANY;
+        };
+        let Some(ann) = &source.pattern.type_ann else {
+            return ids::ANY;
+        };
+        let whole = self.type_from_node(file, &ann.type_ann);
+        let Some(t) = self.property_type(whole, &source.key) else {
+            return ids::ANY;
+        };
+        match self.types.kind(t) {
+            TypeKind::Union(members) if source.has_default => {
+                let kept: Vec<TypeId> = members
+                    .iter()
+                    .copied()
+                    .filter(|&m| m != ids::UNDEFINED)
+                    .collect();
+                self.types.union(&kept)
+            }
+            _ => t,
         }
     }
 
