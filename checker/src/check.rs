@@ -1110,12 +1110,18 @@ impl<'a, 'b> Checker<'a, 'b> {
             return;
         };
         let o = self.type_from_node(file, &i.obj_type);
-        if self.types.is_generic(o)
-            || !matches!(
-                self.types.kind(o),
+        let is_object = |k: &TypeKind| {
+            matches!(
+                k,
                 TypeKind::Declared(_) | TypeKind::Object(_) | TypeKind::Reference(..)
             )
-        {
+        };
+        // An intersection of object types has a key when any of its members has it.
+        let checkable = match self.types.kind(o) {
+            TypeKind::Intersection(ms) => ms.iter().all(|&m| is_object(self.types.kind(m))),
+            k => is_object(k),
+        };
+        if self.types.is_generic(o) || !checkable {
             return;
         }
         let name = bind::str_atom(key);
