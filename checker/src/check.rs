@@ -1356,7 +1356,12 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
             },
             TsType::TsConditionalType(c) => {
-                // Approximated: both branches, without evaluating the condition.
+                // Approximated: both branches, without evaluating the condition; where the
+                // condition infers type variables (`T extends Promise<infer V> ? V : T`),
+                // only evaluating it could bind them, so the type is unknown to us: `any`.
+                if has_infer(&c.extends_type) {
+                    return ids::ANY;
+                }
                 let a = self.type_from_node(file, &c.true_type);
                 let b = self.type_from_node(file, &c.false_type);
                 self.types.union(&[a, b])
@@ -4406,6 +4411,60 @@ fn entity_of(e: &TsEntityName) -> Vec<(u32, Atom)> {
             v.push((q.right.span.lo.0, q.right.sym.clone()));
             v
         }
+    }
+}
+
+/// Whether a type node declares an `infer` type variable anywhere inside it.
+fn has_infer(t: &TsType) -> bool {
+    let ann = |a: Option<&TsTypeAnn>| a.is_some_and(|a| has_infer(&a.type_ann));
+    let params = |ps: &[TsFnParam]| ps.iter().any(|p| ann(fn_param_ann(p)));
+    match t {
+        TsType::TsInferType(_) => true,
+        TsType::TsArrayType(a) => has_infer(&a.elem_type),
+        TsType::TsTupleType(tt) => tt.elem_types.iter().any(|e| has_infer(&e.ty)),
+        TsType::TsOptionalType(o) => has_infer(&o.type_ann),
+        TsType::TsRestType(r) => has_infer(&r.type_ann),
+        TsType::TsParenthesizedType(p) => has_infer(&p.type_ann),
+        TsType::TsTypeOperator(o) => has_infer(&o.type_ann),
+        TsType::TsIndexedAccessType(i) => has_infer(&i.obj_type) || has_infer(&i.index_type),
+        TsType::TsUnionOrIntersectionType(u) => match u {
+            TsUnionOrIntersectionType::TsUnionType(u) => u.types.iter().any(|t| has_infer(t)),
+            TsUnionOrIntersectionType::TsIntersectionType(i) => {
+                i.types.iter().any(|t| has_infer(t))
+            }
+        },
+        TsType::TsTypeRef(r) => r
+            .type_params
+            .as_ref()
+            .is_some_and(|a| a.params.iter().any(|t| has_infer(t))),
+        TsType::TsFnOrConstructorType(f) => match f {
+            TsFnOrConstructorType::TsFnType(f) => {
+                params(&f.params) || has_infer(&f.type_ann.type_ann)
+            }
+            TsFnOrConstructorType::TsConstructorType(c) => {
+                params(&c.params) || has_infer(&c.type_ann.type_ann)
+            }
+        },
+        TsType::TsTypeLit(l) => l.members.iter().any(|m| match m {
+            TsTypeElement::TsPropertySignature(p) => ann(p.type_ann.as_deref()),
+            TsTypeElement::TsMethodSignature(m) => params(&m.params) || ann(m.type_ann.as_deref()),
+            TsTypeElement::TsCallSignatureDecl(c) => {
+                params(&c.params) || ann(c.type_ann.as_deref())
+            }
+            TsTypeElement::TsConstructSignatureDecl(c) => {
+                params(&c.params) || ann(c.type_ann.as_deref())
+            }
+            TsTypeElement::TsIndexSignature(i) => ann(i.type_ann.as_deref()),
+            TsTypeElement::TsGetterSignature(g) => ann(g.type_ann.as_deref()),
+            TsTypeElement::TsSetterSignature(_) => false,
+        }),
+        TsType::TsConditionalType(c) => {
+            has_infer(&c.check_type)
+                || has_infer(&c.extends_type)
+                || has_infer(&c.true_type)
+                || has_infer(&c.false_type)
+        }
+        _ => false,
     }
 }
 
