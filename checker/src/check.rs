@@ -111,6 +111,9 @@ pub struct Checker<'a, 'b> {
     pub types: TypeTable,
     relations: FxHashMap<(TypeId, TypeId), bool>,
     sym_links: FxHashMap<SymbolId, Box<SymbolLinks>>,
+    /// The type parameters of the later declarations of a merged generic interface, each
+    /// to the first declaration's parameter at the same position (they are one parameter).
+    merged_type_params: FxHashMap<SymbolId, SymbolId>,
     node_links: FxHashMap<u64, Box<NodeLinks>>,
     /// The signature each call resolved to (TypeScript's `resolvedSignature`).
     resolved_signatures: FxHashMap<u64, Rc<Signature>>,
@@ -171,6 +174,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             types: TypeTable::new(),
             relations: FxHashMap::default(),
             sym_links: FxHashMap::default(),
+            merged_type_params: FxHashMap::default(),
             node_links: FxHashMap::default(),
             resolved_signatures: FxHashMap::default(),
             members_cache: FxHashMap::default(),
@@ -211,6 +215,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             bigint: g("BigInt"),
             symbol: g("Symbol"),
         };
+        c.merge_interface_type_params();
         // Like a real checker, build the global types every program needs up front.
         for s in [
             c.globals.array,
@@ -229,6 +234,48 @@ impl<'a, 'b> Checker<'a, 'b> {
             c.members(t);
         }
         c
+    }
+
+    /// Fills [`Self::merged_type_params`]: `interface Array<T>` declared in several files
+    /// has one `T`, the first declaration's.
+    fn merge_interface_type_params(&mut self) {
+        let scope = self.bound;
+        let tables =
+            std::iter::once(scope.global_symbols).chain(scope.files.iter().map(|f| &f.symbols[..]));
+        for table in tables {
+            for sym in table {
+                if sym.flags & flags::INTERFACE == 0 || sym.decls.len() < 2 {
+                    continue;
+                }
+                let mut first: Option<Vec<Option<SymbolId>>> = None;
+                for (file, d) in &sym.decls {
+                    let BDecl::Interface(i) = d else { continue };
+                    let Some(tp) = &i.type_params else { continue };
+                    let ids: Vec<Option<SymbolId>> = tp
+                        .params
+                        .iter()
+                        .map(|p| {
+                            scope.files[*file as usize]
+                                .node_symbols
+                                .get(&p.name.span.lo.0)
+                                .copied()
+                        })
+                        .collect();
+                    match &first {
+                        None => first = Some(ids),
+                        Some(canonical) => {
+                            for (own, to) in ids.iter().zip(canonical) {
+                                if let (Some(own), Some(to)) = (own, to)
+                                    && own != to
+                                {
+                                    self.merged_type_params.insert(*own, *to);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     pub fn counts(&self) -> CheckerCounts {
@@ -1608,6 +1655,11 @@ impl<'a, 'b> Checker<'a, 'b> {
         let mut out = Vec::with_capacity(params.len());
         let mut min_args = 0;
         let mut rest = false;
+        // A leading `this: T` declares the receiver's type, not an argument.
+        let params = match params.first() {
+            Some(TsFnParam::Ident(b)) if &*b.id.sym == "this" => &params[1..],
+            _ => params,
+        };
         for (i, p) in params.iter().enumerate() {
             let (name, optional) = match p {
                 TsFnParam::Ident(b) => (b.id.sym.clone(), b.id.optional),
@@ -1641,7 +1693,12 @@ impl<'a, 'b> Checker<'a, 'b> {
         let mut params = Vec::with_capacity(f.params.len());
         let mut min_args = 0;
         let mut rest = false;
-        for (i, p) in f.params.iter().enumerate() {
+        // A leading `this: T` declares the receiver's type, not an argument.
+        let skip = usize::from(matches!(
+            f.params.first().map(|p| &p.pat),
+            Some(Pat::Ident(b)) if &*b.id.sym == "this"
+        ));
+        for (i, p) in f.params.iter().skip(skip).enumerate() {
             let (name, ty, optional) = self.param_info(file, &p.pat, i);
             rest |= matches!(p.pat, Pat::Rest(_));
             if !optional {
@@ -1885,6 +1942,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         let sym = self.bound.symbol(s);
         let f = sym.flags;
         if f & flags::TYPE_PARAM != 0 {
+            let s = self.merged_type_params.get(&s).copied().unwrap_or(s);
             return self.types.of_symbol(10, s);
         }
         if f & (flags::CLASS | flags::INTERFACE) != 0 {
@@ -2118,7 +2176,12 @@ impl<'a, 'b> Checker<'a, 'b> {
                 .map_or(0, |(file, func)| node_key(*file, func.span.lo.0));
             return self.function_type(sigs, origin);
         }
-        match decls.first() {
+        // `declare var Math: Math` merges with `interface Math`: the binding gives the value.
+        let value_decl = decls
+            .iter()
+            .find(|(_, d)| matches!(d, BDecl::Binding { .. }))
+            .or(decls.first());
+        match value_decl {
             Some((
                 file,
                 BDecl::Binding {
@@ -3876,6 +3939,18 @@ impl<'a, 'b> Checker<'a, 'b> {
         });
         let n = args.len();
         let has_spread = args.iter().any(|a| a.spread.is_some());
+        // Explicit type arguments select only the signatures with that many type parameters
+        // (`new Array<T>()` is never the non-generic `new (length?: number): any[]`).
+        let type_arity = |s: &Signature| {
+            explicit
+                .as_ref()
+                .is_none_or(|ex| !s.type_params.is_empty() && ex.len() <= s.type_params.len())
+        };
+        let sigs: Vec<Rc<Signature>> = if sigs.iter().any(|s| type_arity(s)) {
+            sigs.iter().filter(|s| type_arity(s)).cloned().collect()
+        } else {
+            sigs.to_vec()
+        };
         let candidates: Vec<Rc<Signature>> = sigs
             .iter()
             .filter(|s| has_spread || (n >= s.min_args && (n <= s.params.len() || s.rest)))
