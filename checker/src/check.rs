@@ -3851,14 +3851,45 @@ impl<'a, 'b> Checker<'a, 'b> {
                 ids::BOOLEAN
             }
             LogicalAnd => r,
-            LogicalOr => {
+            LogicalOr | NullishCoalescing => {
                 let l = self.types.non_nullable(l);
-                self.types.union(&[l, r])
+                self.subtype_union(&[l, r])
             }
-            NullishCoalescing => {
-                let l = self.types.non_nullable(l);
-                self.types.union(&[l, r])
+        }
+    }
+
+    /// A union without the members that are strict subtypes of another member (TypeScript's
+    /// subtype reduction, as `??` and `||` do it): `T[] | never[]` is `T[]`.
+    fn subtype_union(&mut self, parts: &[TypeId]) -> TypeId {
+        let joined = self.types.union(parts);
+        let TypeKind::Union(members) = self.types.kind(joined).clone() else {
+            return joined;
+        };
+        let mut kept = Vec::with_capacity(members.len());
+        for &m in members.iter() {
+            // Unresolved indexed, `keyof` and deferred alias types relate loosely here, so
+            // they are neither reduced nor reduce.
+            let loose = |k: &TypeKind| {
+                matches!(
+                    k,
+                    TypeKind::Indexed(..) | TypeKind::Keyof(_) | TypeKind::LazyAlias(..)
+                )
+            };
+            let strictly_below = !loose(self.types.kind(m))
+                && members.iter().any(|&o| {
+                    o != m
+                        && !loose(self.types.kind(o))
+                        && self.is_assignable(m, o)
+                        && !self.is_assignable(o, m)
+                });
+            if !strictly_below {
+                kept.push(m);
             }
+        }
+        if kept.len() == members.len() {
+            joined
+        } else {
+            self.types.union(&kept)
         }
     }
 
