@@ -153,6 +153,9 @@ pub struct FileBinding<'a> {
     /// The class whose `this` a method body, constructor or property initializer sees,
     /// by the start position of the function or initializer.
     pub this_owners: FxHashMap<u32, SymbolId>,
+    /// The class whose `this` a local variable's initializer sees, by the variable's name
+    /// position (a local declared in a method, constructor or initializer).
+    pub binding_this: FxHashMap<u32, SymbolId>,
     /// References inside global namespaces that no enclosing scope declares, with the
     /// namespace path to look them up in (innermost first) before the global table.
     pub namespace_refs: FxHashMap<u32, Arc<[Atom]>>,
@@ -425,6 +428,7 @@ pub fn bind_file<'a>(
         jumps: Vec::new(),
         pending_label: None,
         capturing: false,
+        current_this: None,
     };
     b.out.flow_nodes.push(Box::new(FlowNode::Unreachable));
     b.out.flow_depth.push(0);
@@ -498,6 +502,8 @@ struct Binder<'a, 'p> {
     pending_label: Option<Atom>,
     /// The function about to be bound is an expression or arrow (it captures the flow).
     capturing: bool,
+    /// The class whose `this` the code being bound sees (arrows keep it, functions reset it).
+    current_this: Option<SymbolId>,
 }
 
 /// A statement `break` or `continue` can leave: its label, the flows that break out of
@@ -522,6 +528,9 @@ impl<'a> Binder<'a, '_> {
 
     /// Declares `name` in the innermost scope, merging with a same-named declaration there.
     fn declare(&mut self, name: &Atom, pos: u32, flags: u32, decl: DeclRef<'a>) -> SymbolId {
+        if let (Some(o), DeclRef::Binding { .. }) = (self.current_this, &decl) {
+            self.out.binding_this.insert(pos, o);
+        }
         let scope = self.scopes.last_mut().expect("a scope is open");
         let id = if let Some(&id) = scope.get(name) {
             let s = &mut self.out.symbols[id.index as usize];
@@ -1719,7 +1728,9 @@ impl<'a> Binder<'a, '_> {
                         }
                     }
                     if let Some(body) = &ctor.body {
+                        let outer = std::mem::replace(&mut self.current_this, owner);
                         self.block(&body.stmts);
+                        self.current_this = outer;
                     }
                     self.scopes.pop();
                 }
@@ -1790,6 +1801,15 @@ impl<'a> Binder<'a, '_> {
     }
 
     fn function(&mut self, f: &'a Function) {
+        // A method's `this` is its class (recorded before the walk); any other function's is
+        // its own.
+        let own_this = self.out.this_owners.get(&f.span.lo.0).copied();
+        let outer = std::mem::replace(&mut self.current_this, own_this);
+        self.function_inner(f);
+        self.current_this = outer;
+    }
+
+    fn function_inner(&mut self, f: &'a Function) {
         for d in &f.decorators {
             self.expr(&d.expr);
         }

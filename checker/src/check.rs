@@ -2119,14 +2119,22 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         self.links(s).resolving_value = true;
         self.suppress += 1;
-        // Lazy inference sees the `this` of the symbol's own class, never the caller's.
-        let this = match self.bound.symbol(s).parent {
-            Some(p) if f & flags::STATIC != 0 => self.types.of_symbol(12, p),
-            Some(p) => {
+        // Lazy inference sees the `this` of the symbol's own class, never the caller's: a
+        // member's class, or for a local, the class of the method it is declared in.
+        let local_owner = match self.bound.symbol(s).decls.first() {
+            Some((file, BDecl::Binding { ident, .. })) => self.bound.files[*file as usize]
+                .binding_this
+                .get(&ident.id.span.lo.0)
+                .copied(),
+            _ => None,
+        };
+        let this = match (self.bound.symbol(s).parent, local_owner) {
+            (Some(p), _) if f & flags::STATIC != 0 => self.types.of_symbol(12, p),
+            (Some(p), _) | (None, Some(p)) => {
                 let d = self.declared_type(p);
                 self.this_instance(d)
             }
-            None => ids::ANY,
+            (None, None) => ids::ANY,
         };
         self.this_types.push(this);
         let t = self.compute_symbol_type(s, f);
