@@ -3339,6 +3339,10 @@ impl<'a, 'b> Checker<'a, 'b> {
                 ids::ANY
             }
             Expr::Array(a) => {
+                // `null` and `undefined` in the contextual type give no element type.
+                let contextual = contextual
+                    .map(|c| self.types.non_nullable(c))
+                    .filter(|&c| c != ids::NEVER);
                 // An array literal in a tuple context is a tuple.
                 if let Some(TypeKind::Tuple(es)) = contextual.map(|c| self.types.kind(c).clone())
                     && a.elems

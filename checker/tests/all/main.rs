@@ -7,6 +7,7 @@ mod diagnostics;
 mod flow;
 mod report;
 mod resolution;
+mod synthetic;
 
 use checker::{Diagnostic, Options, Outcome};
 use corpora::{Corpus, Provenance, SourceFile};
