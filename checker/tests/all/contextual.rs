@@ -60,3 +60,55 @@ fn indexed_access_types_must_name_an_existing_property() {
     let src = "interface P { x: number }\ntype X = P['x'];\ntype Y = P['y'];\n";
     assert_eq!(clean(src), vec!["TS2339"]);
 }
+
+#[test]
+fn a_destructured_parameter_takes_its_property_type_from_the_annotation() {
+    let src = "interface P { origin: { id: number }; size?: number }\nfunction f({ origin, size = 1 }: P): number { return origin.id + size; }\n";
+    assert_eq!(clean(src), Vec::<String>::new());
+    let bad = "interface P { origin: { id: number } }\nfunction f({ origin }: P): void { origin.missing; }\n";
+    assert_eq!(clean(bad), vec!["TS2339"]);
+}
+
+#[test]
+fn a_value_merged_with_an_interface_has_the_variables_type() {
+    let src = "interface Box { size: number }\ndeclare var Box: { make(): string };\nconst s: string = Box.make();\n";
+    assert_eq!(clean(src), Vec::<String>::new());
+    let bad = "interface Box { size: number }\ndeclare var Box: { make(): string };\nconst n: number = Box.make();\n";
+    assert_eq!(clean(bad), vec!["TS2322"]);
+}
+
+#[test]
+fn merged_generic_interfaces_share_their_type_parameter() {
+    let src = "interface Bag<T> { first(): T }\ninterface Bag<T> { put(item: T): void }\ndeclare const b: Bag<string>;\nb.put('x');\nconst s: string = b.first();\n";
+    assert_eq!(clean(src), Vec::<String>::new());
+    let bad = "interface Bag<T> { first(): T }\ninterface Bag<T> { put(item: T): void }\ndeclare const b: Bag<string>;\nb.put(1);\n";
+    assert_eq!(clean(bad), vec!["TS2345"]);
+}
+
+#[test]
+fn nullish_coalescing_with_an_empty_array_keeps_the_array_type() {
+    let src = "function f<T>(m: { get(k: string): T[] | undefined }, item: T): void {\n  const g = m.get('k') ?? [];\n  g.push(item);\n}\n";
+    assert_eq!(clean(src), Vec::<String>::new());
+}
+
+#[test]
+fn an_optional_array_context_gives_literal_elements_their_type() {
+    let src = "declare function identity<T>(v: T): T;\ntype K = 'a' | 'b';\nconst xs: { k: K }[] | undefined = identity([{ k: 'a' }]);\n";
+    assert_eq!(clean(src), Vec::<String>::new());
+}
+
+#[test]
+fn a_local_initialized_from_this_has_the_members_type() {
+    let src = "class C {\n  get name(): string { return 'n'; }\n  go(): void { const n = this.name; const k: number = n; }\n}\n";
+    assert_eq!(clean(src), vec!["TS2322"]);
+}
+
+#[test]
+fn indexed_access_on_an_intersection_must_name_a_property_of_a_member() {
+    let src = "type A = { a: number } & { b: string };\ntype X = A['b'];\n";
+    assert_eq!(clean(src), Vec::<String>::new());
+    assert_eq!(
+        clean("type A = { a: number } & { b: string };\ntype X = A['c'];\n"),
+        vec!["TS2339"]
+    );
+}
