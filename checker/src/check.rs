@@ -603,32 +603,20 @@ impl<'a, 'b> Checker<'a, 'b> {
     }
 
     fn check_pat_annotations(&mut self, file: u32, p: &'a Pat) {
-        match p {
-            Pat::Ident(b) => {
-                if let Some(a) = &b.type_ann {
-                    self.check_type_node(file, &a.type_ann);
-                }
-            }
-            Pat::Array(a) => {
-                if let Some(a) = &a.type_ann {
-                    self.check_type_node(file, &a.type_ann);
-                }
-            }
-            Pat::Object(o) => {
-                if let Some(a) = &o.type_ann {
-                    self.check_type_node(file, &a.type_ann);
-                }
-            }
-            Pat::Rest(r) => {
-                if let Some(a) = &r.type_ann {
-                    self.check_type_node(file, &a.type_ann);
-                }
-            }
+        let annotation = match p {
+            Pat::Ident(b) => &b.type_ann,
+            Pat::Array(a) => &a.type_ann,
+            Pat::Object(o) => &o.type_ann,
+            Pat::Rest(r) => &r.type_ann,
             Pat::Assign(a) => {
                 self.check_pat_annotations(file, &a.left);
                 self.check_expr(file, &a.right, None);
+                return;
             }
-            _ => {}
+            _ => return,
+        };
+        if let Some(a) = annotation {
+            self.check_type_node(file, &a.type_ann);
         }
     }
 
@@ -3308,16 +3296,9 @@ impl<'a, 'b> Checker<'a, 'b> {
             Expr::Ident(i) => self.check_ident(file, i),
             Expr::This(_) => self.this_types.last().copied().unwrap_or(ids::ANY),
             Expr::Lit(l) => match l {
-                Lit::Str(s) => self.types.string_lit(&bind::str_atom(s)),
-                Lit::Num(n) => self.types.number_lit(n.value),
-                Lit::Bool(b) => {
-                    if b.value {
-                        ids::TRUE
-                    } else {
-                        ids::FALSE
-                    }
+                Lit::Str(_) | Lit::Num(_) | Lit::Bool(_) | Lit::Null(_) => {
+                    self.literal_type(l).unwrap_or(ids::ANY)
                 }
-                Lit::Null(_) => ids::NULL,
                 Lit::BigInt(b) => self.types.bigint_lit(&Atom::from(b.value.to_string())),
                 Lit::Regex(_) => self
                     .globals

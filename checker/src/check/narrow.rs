@@ -226,7 +226,8 @@ impl<'a> Checker<'a, '_> {
         if kept == ids::NEVER { declared } else { kept }
     }
 
-    fn literal_type(&mut self, l: &Lit) -> Option<TypeId> {
+    /// The literal type of a string, number, boolean or null literal; `None` for the rest.
+    pub(super) fn literal_type(&mut self, l: &Lit) -> Option<TypeId> {
         Some(match l {
             Lit::Str(s) => self.types.string_lit(&crate::bind::str_atom(s)),
             Lit::Num(n) => self.types.number_lit(n.value),
