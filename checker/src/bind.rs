@@ -43,6 +43,11 @@ pub mod flags {
     pub const ALIAS: u32 = 1 << 12;
     pub const DEFAULT_EXPORT: u32 = 1 << 13;
     pub const STATIC: u32 = 1 << 14;
+    /// `__call`, `__new`, `__index`: a call, construct or index signature.
+    pub const SIGNATURE: u32 = 1 << 15;
+    /// `__type`, `__object`, `__function`, `__class`, `__jsxAttributes`: a container
+    /// without a name.
+    pub const ANONYMOUS: u32 = 1 << 16;
     pub const VALUE: u32 = VARIABLE | FUNCTION | CLASS | ENUM | ENUM_MEMBER | PARAMETER | NAMESPACE;
     pub const TYPE: u32 = CLASS | INTERFACE | TYPE_ALIAS | ENUM | TYPE_PARAM;
 }
@@ -65,6 +70,29 @@ pub enum MemberDecl<'a> {
     ClassProp(&'a ClassProp),
     ClassMethod(&'a ClassMethod),
     ParamProp(&'a BindingIdent),
+}
+
+/// The declarations behind [`DeclRef::Syntax`] symbols, named as TypeScript names them.
+#[derive(Clone, Copy, Debug)]
+pub enum SyntaxDecl<'a> {
+    /// `__type`: a type literal.
+    TypeLiteral(&'a TsTypeLit),
+    /// `__type`: a mapped type.
+    Mapped(&'a TsMappedType),
+    /// `__object`: an object literal.
+    ObjectLiteral(&'a ObjectLit),
+    /// A property, method or accessor of an object literal.
+    ObjectProp(&'a Prop),
+    /// `__function`: a function expression or arrow.
+    FunctionExpr(&'a Function),
+    Arrow(&'a ArrowExpr),
+    /// `__class`: a class expression without a name.
+    ClassExpr(&'a Class),
+    /// `__call`, `__new`, `__index`: a signature, by the start of its syntax.
+    Signature(u32),
+    /// `__jsxAttributes` and each attribute.
+    JsxAttributes(&'a JSXOpeningElement),
+    JsxAttr(&'a JSXAttr),
 }
 
 /// A binding taken from one property of an object pattern.
@@ -100,6 +128,9 @@ pub enum DeclRef<'a> {
     Namespace(&'a TsModuleDecl),
     TypeParam(&'a TsTypeParam),
     Member(MemberDecl<'a>),
+    /// A declaration TypeScript's binder gives a symbol that this checker types from the
+    /// syntax around it (anonymous containers, signatures, literal members).
+    Syntax(SyntaxDecl<'a>),
     /// `import x from`, `import {x as y} from`, `export {x} from`: the module (when it
     /// resolved inside the corpus) and the name there.
     Import {
@@ -1529,7 +1560,7 @@ impl<'a> Binder<'a, '_> {
         owner: Option<SymbolId>,
         name: Atom,
         flags: u32,
-        decl: MemberDecl<'a>,
+        decl: DeclRef<'a>,
         is_static: bool,
     ) {
         let Some(owner) = owner.filter(|o| o.file == self.file) else {
@@ -1548,7 +1579,7 @@ impl<'a> Binder<'a, '_> {
             Some(e) => {
                 let s = &mut self.out.symbols[e.index as usize];
                 s.flags |= flags;
-                s.decls.push((self.file, DeclRef::Member(decl)));
+                s.decls.push((self.file, decl));
             }
             None => {
                 let flags = if is_static {
@@ -1556,7 +1587,7 @@ impl<'a> Binder<'a, '_> {
                 } else {
                     flags
                 };
-                let id = self.new_symbol(name.clone(), flags, DeclRef::Member(decl));
+                let id = self.new_symbol(name.clone(), flags, decl);
                 self.out.symbols[id.index as usize].parent = Some(owner);
                 let o = &mut self.out.symbols[owner.index as usize];
                 if is_static {
@@ -1577,7 +1608,7 @@ impl<'a> Binder<'a, '_> {
                         owner,
                         name,
                         flags::PROPERTY,
-                        MemberDecl::PropertySignature(p),
+                        DeclRef::Member(MemberDecl::PropertySignature(p)),
                         false,
                     );
                 }
@@ -1592,7 +1623,7 @@ impl<'a> Binder<'a, '_> {
                         owner,
                         name,
                         flags::METHOD,
-                        MemberDecl::MethodSignature(p),
+                        DeclRef::Member(MemberDecl::MethodSignature(p)),
                         false,
                     );
                 }
@@ -1604,17 +1635,32 @@ impl<'a> Binder<'a, '_> {
             }
             TsTypeElement::TsGetterSignature(p) => {
                 if let Some(name) = key_name(&p.key) {
-                    self.add_member(owner, name, flags::PROPERTY, MemberDecl::Getter(p), false);
+                    self.add_member(
+                        owner,
+                        name,
+                        flags::PROPERTY,
+                        DeclRef::Member(MemberDecl::Getter(p)),
+                        false,
+                    );
                 }
                 self.opt_ann(p.type_ann.as_deref());
             }
             TsTypeElement::TsSetterSignature(p) => {
                 if let Some(name) = key_name(&p.key) {
-                    self.add_member(owner, name, flags::PROPERTY, MemberDecl::Setter(p), false);
+                    self.add_member(
+                        owner,
+                        name,
+                        flags::PROPERTY,
+                        DeclRef::Member(MemberDecl::Setter(p)),
+                        false,
+                    );
                 }
+                self.scopes.push(FxHashMap::default());
                 self.fn_params(std::slice::from_ref(&p.param));
+                self.scopes.pop();
             }
             TsTypeElement::TsCallSignatureDecl(c) => {
+                self.signature(owner, "__call", c.span.lo.0);
                 self.scopes.push(FxHashMap::default());
                 self.type_params(c.type_params.as_deref());
                 self.fn_params(&c.params);
@@ -1622,28 +1668,72 @@ impl<'a> Binder<'a, '_> {
                 self.scopes.pop();
             }
             TsTypeElement::TsConstructSignatureDecl(c) => {
+                self.signature(owner, "__new", c.span.lo.0);
                 self.scopes.push(FxHashMap::default());
                 self.type_params(c.type_params.as_deref());
                 self.fn_params(&c.params);
                 self.opt_ann(c.type_ann.as_deref());
                 self.scopes.pop();
             }
-            TsTypeElement::TsIndexSignature(i) => {
-                self.fn_params(&i.params);
-                self.opt_ann(i.type_ann.as_deref());
-            }
+            TsTypeElement::TsIndexSignature(i) => self.index_signature(i, owner),
         }
     }
 
+    /// `[key: K]: V` in an interface, type literal or class: an `__index` symbol, and
+    /// `key` declared in the signature's own scope.
+    fn index_signature(&mut self, i: &'a TsIndexSignature, owner: Option<SymbolId>) {
+        self.signature(owner, "__index", i.span.lo.0);
+        self.scopes.push(FxHashMap::default());
+        self.fn_params(&i.params);
+        self.opt_ann(i.type_ann.as_deref());
+        self.scopes.pop();
+    }
+
+    /// A signature's symbol (`__call`, `__new`, `__index`, `__constructor`), as TypeScript's
+    /// binder makes one. It is not a member: the checker reads signatures from the syntax.
+    fn signature(&mut self, owner: Option<SymbolId>, name: &'static str, pos: u32) {
+        let id = self.new_symbol(
+            Atom::from(name),
+            flags::SIGNATURE,
+            DeclRef::Syntax(SyntaxDecl::Signature(pos)),
+        );
+        self.out.symbols[id.index as usize].parent = owner.filter(|o| o.file == self.file);
+    }
+
+    /// A symbol for a container without a name (`__type`, `__object`, `__function`, ...).
+    fn anonymous(&mut self, name: &'static str, decl: SyntaxDecl<'a>) -> SymbolId {
+        self.new_symbol(Atom::from(name), flags::ANONYMOUS, DeclRef::Syntax(decl))
+    }
+
+    /// The parameters of a signature without a body (method and call signatures, function
+    /// and constructor types, index signatures, setters): each declared in the signature's
+    /// scope, as TypeScript declares them in its `locals`, then their annotations walked.
     fn fn_params(&mut self, params: &'a [TsFnParam]) {
         for p in params {
             self.out.nodes += 1;
-            let ann = match p {
-                TsFnParam::Ident(b) => b.type_ann.as_deref(),
-                TsFnParam::Array(a) => a.type_ann.as_deref(),
-                TsFnParam::Rest(r) => r.type_ann.as_deref(),
-                TsFnParam::Object(o) => o.type_ann.as_deref(),
+            let (ident, ann) = match p {
+                TsFnParam::Ident(b) => (Some(b), b.type_ann.as_deref()),
+                TsFnParam::Rest(r) => match &*r.arg {
+                    Pat::Ident(b) => (Some(b), r.type_ann.as_deref()),
+                    _ => (None, r.type_ann.as_deref()),
+                },
+                TsFnParam::Array(a) => (None, a.type_ann.as_deref()),
+                TsFnParam::Object(o) => (None, o.type_ann.as_deref()),
             };
+            if let Some(b) = ident {
+                self.declare(
+                    &b.id.sym,
+                    b.id.span.lo.0,
+                    flags::PARAMETER,
+                    DeclRef::Binding {
+                        ident: b,
+                        init: None,
+                        in_pattern: false,
+                        is_const: false,
+                        from: None,
+                    },
+                );
+            }
             self.opt_ann(ann);
         }
     }
@@ -1675,6 +1765,7 @@ impl<'a> Binder<'a, '_> {
             self.out.nodes += 1;
             match m {
                 ClassMember::Constructor(ctor) => {
+                    self.signature(owner, "__constructor", ctor.span.lo.0);
                     if let Some(o) = owner {
                         self.out.this_owners.insert(ctor.span.lo.0, o);
                     }
@@ -1694,7 +1785,7 @@ impl<'a> Binder<'a, '_> {
                                     owner,
                                     b.id.sym.clone(),
                                     flags::PROPERTY,
-                                    MemberDecl::ParamProp(b),
+                                    DeclRef::Member(MemberDecl::ParamProp(b)),
                                     false,
                                 );
                                 match &pp.param {
@@ -1743,7 +1834,7 @@ impl<'a> Binder<'a, '_> {
                             owner,
                             name,
                             flags::METHOD,
-                            MemberDecl::ClassMethod(method),
+                            DeclRef::Member(MemberDecl::ClassMethod(method)),
                             method.is_static,
                         );
                     }
@@ -1764,7 +1855,7 @@ impl<'a> Binder<'a, '_> {
                             owner,
                             name,
                             flags::PROPERTY,
-                            MemberDecl::ClassProp(p),
+                            DeclRef::Member(MemberDecl::ClassProp(p)),
                             p.is_static,
                         );
                     }
@@ -1779,10 +1870,7 @@ impl<'a> Binder<'a, '_> {
                     self.opt_ann(p.type_ann.as_deref());
                     self.opt_expr(p.value.as_deref());
                 }
-                ClassMember::TsIndexSignature(i) => {
-                    self.fn_params(&i.params);
-                    self.opt_ann(i.type_ann.as_deref());
-                }
+                ClassMember::TsIndexSignature(i) => self.index_signature(i, owner),
                 ClassMember::StaticBlock(b) => self.block(&b.body.stmts),
                 ClassMember::AutoAccessor(a) => {
                     self.opt_ann(a.type_ann.as_deref());
@@ -1910,7 +1998,14 @@ impl<'a> Binder<'a, '_> {
                 }
             }
             Expr::Object(o) => {
+                let owner = self.anonymous("__object", SyntaxDecl::ObjectLiteral(o));
                 for p in &o.props {
+                    if let PropOrSpread::Prop(p) = p
+                        && let Some((name, flags)) = object_prop_name(p)
+                    {
+                        let decl = DeclRef::Syntax(SyntaxDecl::ObjectProp(p));
+                        self.add_member(Some(owner), name, flags, decl, false);
+                    }
                     match p {
                         PropOrSpread::Spread(s) => self.expr(&s.expr),
                         PropOrSpread::Prop(p) => match &**p {
@@ -1945,6 +2040,8 @@ impl<'a> Binder<'a, '_> {
                         flags::FUNCTION,
                         DeclRef::Function(&f.function),
                     );
+                } else {
+                    self.anonymous("__function", SyntaxDecl::FunctionExpr(&f.function));
                 }
                 self.capturing = true;
                 self.function(&f.function);
@@ -2093,6 +2190,7 @@ impl<'a> Binder<'a, '_> {
                 }
             }
             Expr::Arrow(a) => {
+                self.anonymous("__function", SyntaxDecl::Arrow(a));
                 self.scopes.push(FxHashMap::default());
                 self.type_params(a.type_params.as_deref());
                 for p in &a.params {
@@ -2108,14 +2206,20 @@ impl<'a> Binder<'a, '_> {
             }
             Expr::Class(c) => {
                 self.scopes.push(FxHashMap::default());
-                let owner = c.ident.as_ref().map(|id| {
-                    self.declare(
+                // An anonymous class gets its `__class` symbol, but no member table: the
+                // checker types class expressions from their syntax.
+                let owner = match &c.ident {
+                    Some(id) => Some(self.declare(
                         &id.sym,
                         id.span.lo.0,
                         flags::CLASS,
                         DeclRef::Class(&c.class),
-                    )
-                });
+                    )),
+                    None => {
+                        self.anonymous("__class", SyntaxDecl::ClassExpr(&c.class));
+                        None
+                    }
+                };
                 self.class_with_owner(&c.class, owner);
                 self.scopes.pop();
             }
@@ -2153,7 +2257,14 @@ impl<'a> Binder<'a, '_> {
         {
             self.reference(i);
         }
+        let owner = self.anonymous("__jsxAttributes", SyntaxDecl::JsxAttributes(&el.opening));
         for a in &el.opening.attrs {
+            if let JSXAttrOrSpread::JSXAttr(a) = a
+                && let JSXAttrName::Ident(name) = &a.name
+            {
+                let decl = DeclRef::Syntax(SyntaxDecl::JsxAttr(a));
+                self.add_member(Some(owner), name.sym.clone(), flags::PROPERTY, decl, false);
+            }
             match a {
                 JSXAttrOrSpread::SpreadElement(s) => self.expr(&s.expr),
                 JSXAttrOrSpread::JSXAttr(a) => match &a.value {
@@ -2270,8 +2381,9 @@ impl<'a> Binder<'a, '_> {
                 self.type_args(q.type_args.as_deref());
             }
             TsType::TsTypeLit(l) => {
+                let owner = self.anonymous("__type", SyntaxDecl::TypeLiteral(l));
                 for m in &l.members {
-                    self.type_element(m, None);
+                    self.type_element(m, Some(owner));
                 }
             }
             TsType::TsArrayType(a) => self.ty(&a.elem_type),
@@ -2308,6 +2420,7 @@ impl<'a> Binder<'a, '_> {
                 self.ty(&i.index_type);
             }
             TsType::TsMappedType(m) => {
+                self.anonymous("__type", SyntaxDecl::Mapped(m));
                 self.scopes.push(FxHashMap::default());
                 self.declare(
                     &m.type_param.name.sym,
@@ -2409,6 +2522,19 @@ impl<'a> Binder<'a, '_> {
                 self.infer_params(&a.type_ann);
             }
         }
+    }
+}
+
+/// The name and flags of an object literal member TypeScript declares (`{ a: 1, b, m() {} }`);
+/// computed names it cannot know are skipped.
+fn object_prop_name(p: &Prop) -> Option<(Atom, u32)> {
+    match p {
+        Prop::Shorthand(i) => Some((i.sym.clone(), flags::PROPERTY)),
+        Prop::KeyValue(kv) => prop_name(&kv.key).map(|n| (n, flags::PROPERTY)),
+        Prop::Assign(a) => Some((a.key.sym.clone(), flags::PROPERTY)),
+        Prop::Getter(g) => prop_name(&g.key).map(|n| (n, flags::PROPERTY)),
+        Prop::Setter(s) => prop_name(&s.key).map(|n| (n, flags::PROPERTY)),
+        Prop::Method(m) => prop_name(&m.key).map(|n| (n, flags::METHOD)),
     }
 }
 

@@ -1,5 +1,6 @@
 //! The checker's integration tests: one binary, a module per feature.
 mod bad_input;
+mod binder;
 mod cli;
 mod contextual;
 mod determinism;
