@@ -2488,6 +2488,10 @@ impl<'a> Binder<'a, '_> {
                 self.infer_params(&f.type_ann.type_ann);
                 self.infer_fn_params(&f.params);
             }
+            TsType::TsFnOrConstructorType(TsFnOrConstructorType::TsConstructorType(f)) => {
+                self.infer_params(&f.type_ann.type_ann);
+                self.infer_fn_params(&f.params);
+            }
             TsType::TsTypeLit(l) => {
                 for m in &l.members {
                     match m {

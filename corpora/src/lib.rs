@@ -8,6 +8,7 @@ mod npm;
 mod paths;
 pub mod sourcemap;
 pub mod stats;
+pub mod stdlib;
 pub mod synthetic;
 mod table;
 mod unpack;
@@ -204,7 +205,7 @@ pub fn open(spec: &str, opts: &OpenOptions) -> Result<Corpus, Error> {
         let lib = if def.name == table::LIB_CORPUS {
             Vec::new()
         } else {
-            open_named(table::lib_def(), opts)?
+            stdlib::select(open_named(table::lib_def(), opts)?, stdlib::DEFAULT_LIB)?
         };
         return Ok(Corpus {
             name: def.name.to_string(),
@@ -221,17 +222,19 @@ pub fn open(spec: &str, opts: &OpenOptions) -> Result<Corpus, Error> {
             .ok()
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_else(|| spec.to_string());
-        let lib = open_named(table::lib_def(), opts).map_err(|e| match e {
-            // Offline and uncached: say what is missing, not just why the fetch failed.
-            Error::NotCached(_)
-            | Error::NpmMissing { .. }
-            | Error::NpmFailed { .. }
-            | Error::Download { .. } => Error::LibUnavailable {
-                corpus: spec.to_string(),
-                source: Box::new(e),
-            },
-            other => other,
-        })?;
+        let lib = open_named(table::lib_def(), opts)
+            .and_then(|all| stdlib::select(all, stdlib::DEFAULT_LIB))
+            .map_err(|e| match e {
+                // Offline and uncached: say what is missing, not just why the fetch failed.
+                Error::NotCached(_)
+                | Error::NpmMissing { .. }
+                | Error::NpmFailed { .. }
+                | Error::Download { .. } => Error::LibUnavailable {
+                    corpus: spec.to_string(),
+                    source: Box::new(e),
+                },
+                other => other,
+            })?;
         return Ok(Corpus {
             name,
             provenance: Provenance::Local,

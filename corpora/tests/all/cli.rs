@@ -5,7 +5,10 @@ use std::process::{Command, Output};
 
 use corpora::fetch_plan;
 
-use crate::fixture::{self, cache_entries, default_tarball, integrity, npm_serving, plan};
+use crate::fixture::{
+    self, TAKE_DECLARATIONS, cache_entries, default_tarball, integrity, npm_serving, plan,
+    plan_taking, tarball,
+};
 
 /// Runs `corpora --cache-dir CACHE ARGS` with `PATH` emptied (no npm to be found) unless
 /// `npm` names a program.
@@ -94,10 +97,26 @@ fn a_cached_corpus_opens_offline_and_is_listed() {
     let tgz = default_tarball();
     let npm = npm_serving(tmp.path(), &tgz);
     let cache = tmp.path().join("cache");
-    // Stand-ins for trpc and its standard library, cached as a fetch would.
-    for name in ["trpc", "lib"] {
-        fetch_plan(&plan(name, integrity(&tgz)), &cache, &npm, false).unwrap();
-    }
+    // Stand-ins for trpc and its standard library (a root file referencing one other, as
+    // TypeScript's lib.es2022.full.d.ts does), cached as a fetch would.
+    fetch_plan(&plan("trpc", integrity(&tgz)), &cache, &npm, false).unwrap();
+    let lib_tgz = tarball(&[
+        ("package.json", b"{\"name\":\"@fixture/lib\"}".as_slice()),
+        (
+            "src/lib.es2022.full.d.ts",
+            b"/// <reference lib=\"es5\" />\ninterface Full {}\n",
+        ),
+        (
+            "src/lib.es5.d.ts",
+            b"interface Array<T> { length: number }\n",
+        ),
+        ("src/lib.esnext.d.ts", b"interface NotReferenced {}\n"),
+    ]);
+    let lib_dir = tmp.path().join("lib-npm");
+    std::fs::create_dir_all(&lib_dir).unwrap();
+    let lib_npm = npm_serving(&lib_dir, &lib_tgz);
+    let lib_plan = plan_taking("lib", integrity(&lib_tgz), TAKE_DECLARATIONS);
+    fetch_plan(&lib_plan, &cache, &lib_npm, false).unwrap();
     let out = corpora(&cache, None, &["list"]);
     let text = String::from_utf8_lossy(&out.stdout);
     let trpc_line = text.lines().find(|l| l.starts_with("trpc ")).unwrap();
@@ -124,6 +143,14 @@ fn a_cached_corpus_opens_offline_and_is_listed() {
         .split_whitespace()
         .collect();
     assert_eq!(total[1], "5", "{text}");
+    // The library is what its root reaches: lib.es2022.full.d.ts and lib.es5.d.ts.
+    let lib: Vec<&str> = text
+        .lines()
+        .find(|l| l.starts_with("+ lib"))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(lib[2], "2", "{text}");
 
     let out = corpora(&cache, None, &["-q", "path", "trpc"]);
     assert!(out.status.success(), "{}", stderr(&out));

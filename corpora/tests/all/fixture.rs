@@ -54,6 +54,15 @@ pub fn integrity(bytes: &[u8]) -> String {
     )
 }
 
+/// What the standard library stand-ins take: declaration files under `src/`.
+pub const TAKE_DECLARATIONS: &[Take] = &[Take::Files {
+    dir: "src/",
+    name_prefix: "",
+    suffix: ".d.ts",
+    recursive: true,
+    except_prefix: None,
+}];
+
 pub const TAKE: &[Take] = &[
     Take::Files {
         dir: "src/",
@@ -69,6 +78,11 @@ pub const TAKE: &[Take] = &[
 ];
 
 pub fn plan(name: &str, integrity: String) -> FetchPlan {
+    plan_taking(name, integrity, TAKE)
+}
+
+/// A fetch plan for the fixture package that takes `take` from it.
+pub fn plan_taking(name: &str, integrity: String, take: &'static [Take]) -> FetchPlan {
     FetchPlan {
         name: name.to_string(),
         provenance: Provenance::AuthoredSource,
@@ -76,7 +90,7 @@ pub fn plan(name: &str, integrity: String) -> FetchPlan {
             PackageDef {
                 package: PACKAGE,
                 prefix: "",
-                take: TAKE,
+                take,
             },
             Pin {
                 corpus: name.to_string(),
