@@ -158,6 +158,30 @@ impl RunReport {
             "allocator   {} {}",
             self.allocator.name, self.allocator.identity
         );
+        if let Some(slice) = &self.allocator.slice {
+            let buckets = slice.size_histogram();
+            let total: u64 = buckets.iter().map(|b| b.1).sum::<u64>().max(1);
+            let shares: Vec<String> = buckets
+                .iter()
+                .map(|(label, n)| format!("{label} {:.1}%", 100.0 * *n as f64 / total as f64))
+                .collect();
+            let _ = writeln!(s, "alloc sizes {} (of {total} calls)", shares.join(", "));
+            let past: Vec<String> = slice
+                .classes
+                .iter()
+                .filter(|c| c.max_slice_carved_bytes > SWITCH_REPORT_BYTES)
+                .map(|c| {
+                    let mib = c.max_slice_carved_bytes as f64 / (1 << 20) as f64;
+                    format!("{} B {mib:.1} MiB", c.size)
+                })
+                .collect();
+            let past = if past.is_empty() {
+                "none".to_string()
+            } else {
+                past.join(", ")
+            };
+            let _ = writeln!(s, "slices > 8M {past}");
+        }
         let _ = writeln!(
             s,
             "peak rss    {} KiB (AnonHugePages {} KiB)",
@@ -168,7 +192,34 @@ impl RunReport {
     }
 }
 
+/// A class slice that carves more than this in one arena crosses the hybrid policy's
+/// default switch point (8 MiB); the human report lists such classes.
+const SWITCH_REPORT_BYTES: u64 = 8 << 20;
+
 impl SliceReport {
+    /// Allocation calls by size: 16–64, 80–128, 144–256 and 272–512 bytes (the slice
+    /// classes), and over 512 bytes (served by the fallback allocator).
+    pub fn size_histogram(&self) -> [(&'static str, u64); 5] {
+        let mut buckets = [
+            ("16-64 B", 0),
+            ("80-128 B", 0),
+            ("144-256 B", 0),
+            ("272-512 B", 0),
+            ("over 512 B", 0),
+        ];
+        for c in &self.classes {
+            let i = match c.size {
+                0..=64 => 0,
+                65..=128 => 1,
+                129..=256 => 2,
+                _ => 3,
+            };
+            buckets[i].1 += c.allocs;
+        }
+        buckets[4].1 = self.fallbacks.get("too_large").copied().unwrap_or(0);
+        buckets
+    }
+
     /// Sums the per-arena counters of the slice allocator.
     pub fn from_stats(stats: &slice_alloc::Stats) -> Self {
         let mut classes: Vec<SliceClassReport> = (0..slice_alloc::CLASS_COUNT)

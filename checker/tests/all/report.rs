@@ -71,3 +71,43 @@ fn the_process_reports_its_peak_memory() {
         assert!(p.vm_hwm_kib > 1000, "{p:?}");
     }
 }
+
+#[test]
+fn the_human_report_of_a_slice_run_shows_allocation_sizes_and_slices_past_the_switch() {
+    use checker::report::{AllocatorReport, SliceClassReport, SliceReport};
+    let mut r = sample();
+    let class = |size: u32, allocs: u64, max_slice: u64| SliceClassReport {
+        size,
+        allocs,
+        max_slice_carved_bytes: max_slice,
+        ..SliceClassReport::default()
+    };
+    let slice = SliceReport {
+        policy: "hybrid@8".to_string(),
+        classes: vec![
+            class(16, 30, 0),
+            class(128, 40, 9 << 20),
+            class(256, 20, 0),
+            class(512, 5, 0),
+        ],
+        fallbacks: [("too_large".to_string(), 5)].into_iter().collect(),
+        ..SliceReport::default()
+    };
+    let histogram = slice.size_histogram();
+    assert_eq!(
+        histogram.map(|b| b.1),
+        [30, 40, 20, 5, 5],
+        "16-64, 80-128, 144-256, 272-512, over 512"
+    );
+    r.allocator = AllocatorReport {
+        name: "slice".to_string(),
+        identity: "hybrid@8".to_string(),
+        slice: Some(slice),
+    };
+    let h = r.human();
+    assert!(
+        h.contains("16-64 B 30.0%") && h.contains("over 512 B 5.0%"),
+        "{h}"
+    );
+    assert!(h.contains("slices > 8M 128 B 9.0 MiB"), "{h}");
+}
