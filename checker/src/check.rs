@@ -42,7 +42,6 @@ struct SymbolLinks {
     declared_type: Option<TypeId>,
     type_params: Option<Rc<[TypeId]>>,
     alias_target: Option<Option<SymbolId>>,
-    resolving_value: bool,
     resolving_declared: bool,
     circular: bool,
 }
@@ -98,6 +97,26 @@ struct Globals {
     symbol: Option<SymbolId>,
 }
 
+/// A lazily computed result that a cycle can meet again while it is being computed:
+/// meeting it gives a placeholder (`any`), as TypeScript does.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum Resolution {
+    /// The type of a symbol in a value position.
+    Value(SymbolId),
+    /// The return type inferred from a function body (by node key).
+    Return(u64),
+}
+
+/// A [`Resolution`] in progress, and the provisional results that leaned on its
+/// placeholder (forgotten when it completes).
+struct Pending {
+    what: Resolution,
+    provisional: Vec<Resolution>,
+}
+
+/// No in-progress placeholder was met: what was computed may be cached.
+const NO_LEAN: usize = usize::MAX;
+
 /// Counts one checker reports.
 #[derive(Default, Clone, Copy, Debug)]
 pub struct CheckerCounts {
@@ -123,6 +142,17 @@ pub struct Checker<'a, 'b> {
     type_nodes: FxHashMap<(u32, u32, u32), TypeId>,
     constraints: FxHashMap<SymbolId, TypeId>,
     return_types: FxHashMap<u64, TypeId>,
+    /// Resolutions in progress, outermost first (TypeScript's `resolutionTargets`).
+    resolutions: Vec<Pending>,
+    /// Where each resolution in progress is in [`Self::resolutions`].
+    resolving: FxHashMap<Resolution, usize>,
+    /// The lowest index in [`Self::resolutions`] whose placeholder what is being computed
+    /// has met ([`NO_LEAN`] for none). A result that leaned on a placeholder depends on
+    /// where the cycle was entered, so on query order: it is never cached for good, only
+    /// provisionally (in [`Self::provisional`]) until that resolution completes.
+    lean: usize,
+    /// Results computed while leaning on a placeholder, with the index they leaned on.
+    provisional: FxHashMap<Resolution, (TypeId, usize)>,
     /// Aliases being resolved, with the `deferred` count when each started.
     alias_stack: Vec<(SymbolId, u32)>,
     /// How many deferred positions (type arguments, array elements, members) the type
@@ -183,6 +213,10 @@ impl<'a, 'b> Checker<'a, 'b> {
             type_nodes: FxHashMap::default(),
             constraints: FxHashMap::default(),
             return_types: FxHashMap::default(),
+            resolutions: Vec::new(),
+            resolving: FxHashMap::default(),
+            lean: NO_LEAN,
+            provisional: FxHashMap::default(),
             alias_stack: Vec::new(),
             deferred: 0,
             globals: Globals::default(),
@@ -298,6 +332,81 @@ impl<'a, 'b> Checker<'a, 'b> {
 
     fn links(&mut self, s: SymbolId) -> &mut SymbolLinks {
         self.sym_links.entry(s).or_default()
+    }
+
+    // ------------------------------------------------------------------ resolutions
+
+    /// Starts computing `what`. `None` when it is already in progress (a cycle): the caller
+    /// gives its placeholder, and whatever leans on that is not cached for good.
+    fn begin_resolution(&mut self, what: Resolution) -> Option<(usize, usize)> {
+        if let Some(&at) = self.resolving.get(&what) {
+            self.lean = self.lean.min(at);
+            return None;
+        }
+        let at = self.resolutions.len();
+        self.resolutions.push(Pending {
+            what,
+            provisional: Vec::new(),
+        });
+        self.resolving.insert(what, at);
+        Some((at, std::mem::replace(&mut self.lean, NO_LEAN)))
+    }
+
+    /// Completes the resolution `begin_resolution` started, with result `t`. Returns
+    /// whether `t` may be cached for good: it leaned on no placeholder, or only on its own
+    /// (it is where the cycle was entered). Otherwise `t` is kept provisionally, for as long
+    /// as the resolution it leaned on is in progress.
+    fn end_resolution(&mut self, (at, outer): (usize, usize), t: TypeId) -> bool {
+        let pending = self.resolutions.pop().expect("a resolution in progress");
+        debug_assert_eq!(self.resolutions.len(), at);
+        self.resolving.remove(&pending.what);
+        for p in pending.provisional {
+            self.provisional.remove(&p);
+        }
+        let lean = self.lean;
+        if lean >= at {
+            self.lean = outer;
+            true
+        } else {
+            self.keep_provisionally(pending.what, t, lean);
+            self.lean = outer.min(lean);
+            false
+        }
+    }
+
+    /// Remembers `t` for `what` until the resolution at `lean` completes.
+    fn keep_provisionally(&mut self, what: Resolution, t: TypeId, lean: usize) {
+        self.provisional.insert(what, (t, lean));
+        self.resolutions[lean].provisional.push(what);
+    }
+
+    /// A provisional result for `what`; using it leans on what it leaned on.
+    fn provisional_type(&mut self, what: Resolution) -> Option<TypeId> {
+        let &(t, lean) = self.provisional.get(&what)?;
+        self.lean = self.lean.min(lean);
+        Some(t)
+    }
+
+    /// Starts a computation whose result a cache keeps (by type, node or symbol).
+    fn begin_cached(&mut self) -> usize {
+        std::mem::replace(&mut self.lean, NO_LEAN)
+    }
+
+    /// Ends what `begin_cached` started; whether its result may be cached (it leaned on no
+    /// placeholder of a resolution still in progress).
+    fn end_cached(&mut self, outer: usize) -> bool {
+        let clean = self.lean == NO_LEAN;
+        self.lean = self.lean.min(outer);
+        clean
+    }
+
+    /// The value type a symbol has been given (by inference or by a contextual
+    /// signature), cached or provisional.
+    fn known_value_type(&mut self, s: SymbolId) -> Option<TypeId> {
+        if let Some(t) = self.sym_links.get(&s).and_then(|l| l.value_type) {
+            return Some(t);
+        }
+        self.provisional_type(Resolution::Value(s))
     }
 
     // ------------------------------------------------------------------ files
@@ -702,21 +811,32 @@ impl<'a, 'b> Checker<'a, 'b> {
         contextual: Option<&Signature>,
         i: usize,
     ) {
-        if let (Pat::Ident(b), Some(sig)) = (p, contextual)
+        if let Pat::Ident(b) = p
             && b.type_ann.is_none()
             && let Some(s) = self.bound.files[file as usize]
                 .node_symbols
                 .get(&b.id.span.lo.0)
                 .copied()
         {
-            let t = match sig.params.get(i) {
-                Some(p) if sig.rest && i + 1 >= sig.params.len() => self.element_type(p.ty),
-                Some(p) => p.ty,
+            let t = match contextual {
+                Some(sig) => match sig.params.get(i) {
+                    Some(p) if sig.rest && i + 1 >= sig.params.len() => self.element_type(p.ty),
+                    Some(p) => p.ty,
+                    None => ids::ANY,
+                },
+                // No contextual signature: the parameter is `any`, as it would be if asked.
+                None if self.lean == NO_LEAN => return,
+                // Unless the context was a placeholder met in a cycle: then the parameter
+                // is `any` only provisionally, not for good.
                 None => ids::ANY,
             };
-            let links = self.links(s);
-            if links.value_type.is_none() {
-                links.value_type = Some(t);
+            if self.known_value_type(s).is_none() {
+                // A contextual type met through a placeholder is only provisional.
+                if self.lean == NO_LEAN {
+                    self.links(s).value_type = Some(t);
+                } else {
+                    self.keep_provisionally(Resolution::Value(s), t, self.lean);
+                }
             }
         }
     }
@@ -1261,14 +1381,16 @@ impl<'a, 'b> Checker<'a, 'b> {
                 | TsType::TsMappedType(_)
         ) || matches!(t, TsType::TsTypeRef(r) if r.type_params.is_some());
         self.deferred += defers as u32;
+        let outer = self.begin_cached();
         let ty = if self.type_depth > MAX_DEPTH {
             ids::ERROR
         } else {
             self.type_from_node_uncached(file, t)
         };
+        let clean = self.end_cached(outer);
         self.deferred -= defers as u32;
         self.type_depth -= 1;
-        if self.alias_stack.is_empty() && !matches!(t, TsType::TsThisType(_)) {
+        if clean && self.alias_stack.is_empty() && !matches!(t, TsType::TsThisType(_)) {
             self.type_nodes.insert(key, ty);
             let links = NodeLinks::new(TYPE_NODE, ty);
             self.node_links
@@ -1732,7 +1854,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                         .node_symbols
                         .get(&b.id.span.lo.0)
                     {
-                        Some(&s) => self.links(s).value_type.unwrap_or(ids::ANY),
+                        Some(&s) => self.known_value_type(s).unwrap_or(ids::ANY),
                         None => ids::ANY,
                     },
                 };
@@ -1779,7 +1901,13 @@ impl<'a, 'b> Checker<'a, 'b> {
         if let Some(&t) = self.return_types.get(&key) {
             return t;
         }
-        self.return_types.insert(key, ids::ANY);
+        if let Some(t) = self.provisional_type(Resolution::Return(key)) {
+            return t;
+        }
+        // A recursive function's own calls give `any` while its return type is inferred.
+        let Some(token) = self.begin_resolution(Resolution::Return(key)) else {
+            return ids::ANY;
+        };
         self.suppress += 1;
         let t = if let Some(e) = expr {
             self.check_expr(file, e, None)
@@ -1803,7 +1931,9 @@ impl<'a, 'b> Checker<'a, 'b> {
         };
         let t = self.types.widen(t);
         self.suppress -= 1;
-        self.return_types.insert(key, t);
+        if self.end_resolution(token, t) {
+            self.return_types.insert(key, t);
+        }
         t
     }
 
@@ -2011,9 +2141,15 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
                 self.constraints.insert(s, ids::UNKNOWN);
                 self.alias_stack.push((s, self.deferred));
+                let outer = self.begin_cached();
                 let t = self.type_from_node(file, c);
+                let clean = self.end_cached(outer);
                 self.alias_stack.pop();
-                self.constraints.insert(s, t);
+                if clean {
+                    self.constraints.insert(s, t);
+                } else {
+                    self.constraints.remove(&s);
+                }
                 Some(t)
             }
             _ => None,
@@ -2052,12 +2188,17 @@ impl<'a, 'b> Checker<'a, 'b> {
             self.links(s).resolving_declared = true;
             self.alias_stack.push((s, self.deferred));
             let saved_depth = std::mem::replace(&mut self.type_depth, 0);
+            let outer = self.begin_cached();
             let t = self.type_from_node(file, &a.type_ann);
+            let clean = self.end_cached(outer);
             self.type_depth = saved_depth;
             self.alias_stack.pop();
             self.links(s).resolving_declared = false;
             if self.links(s).circular {
                 ids::ERROR
+            } else if !clean {
+                // `typeof` of a value met through a placeholder: not cached for good.
+                return t;
             } else {
                 t
             }
@@ -2074,9 +2215,23 @@ impl<'a, 'b> Checker<'a, 'b> {
 
     /// The type of a symbol in a value position.
     fn type_of_symbol(&mut self, s: SymbolId) -> TypeId {
-        if let Some(t) = self.sym_links.get(&s).and_then(|l| l.value_type) {
+        if let Some(t) = self.known_value_type(s) {
             return t;
         }
+        // Met again while it is being computed: `any`, and what leans on that is not
+        // cached for good (it would depend on where the cycle was entered).
+        let Some(token) = self.begin_resolution(Resolution::Value(s)) else {
+            return ids::ANY;
+        };
+        let t = self.compute_value_type(s);
+        if self.end_resolution(token, t) {
+            *self.links(s).value_type.get_or_insert(t)
+        } else {
+            t
+        }
+    }
+
+    fn compute_value_type(&mut self, s: SymbolId) -> TypeId {
         let sym = self.bound.symbol(s);
         let f = sym.flags;
         if f & flags::ALIAS != 0 {
@@ -2099,13 +2254,8 @@ impl<'a, 'b> Checker<'a, 'b> {
             } else {
                 self.type_of_symbol(target)
             };
-            self.links(s).value_type = Some(t);
             return t;
         }
-        if self.links(s).resolving_value {
-            return ids::ANY;
-        }
-        self.links(s).resolving_value = true;
         self.suppress += 1;
         // Lazy inference sees the `this` of the symbol's own class, never the caller's: a
         // member's class, or for a local, the class of the method it is declared in.
@@ -2128,9 +2278,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         let t = self.compute_symbol_type(s, f);
         self.this_types.pop();
         self.suppress -= 1;
-        let links = self.links(s);
-        links.resolving_value = false;
-        *links.value_type.get_or_insert(t)
+        t
     }
 
     fn compute_symbol_type(&mut self, s: SymbolId, f: u32) -> TypeId {
@@ -2472,9 +2620,13 @@ impl<'a, 'b> Checker<'a, 'b> {
         if !self.resolving_members.insert(t) || self.resolving_members.len() > 64 {
             return Rc::new(ObjectType::default());
         }
+        let outer = self.begin_cached();
         let m = self.resolve_members(t);
+        let clean = self.end_cached(outer);
         self.resolving_members.remove(&t);
-        self.members_cache.insert(t, m.clone());
+        if clean {
+            self.members_cache.insert(t, m.clone());
+        }
         m
     }
 
@@ -2868,6 +3020,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             return t;
         }
         self.inst_depth += 1;
+        let outer = self.begin_cached();
         let r = match self.types.kind(t).clone() {
             TypeKind::TypeParam(_) => m.get(t).unwrap_or(t),
             TypeKind::Union(ms) => {
@@ -2911,8 +3064,11 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
             _ => t,
         };
+        let clean = self.end_cached(outer);
         self.inst_depth -= 1;
-        self.inst_cache.insert((t, m.key), r);
+        if clean {
+            self.inst_cache.insert((t, m.key), r);
+        }
         r
     }
 
@@ -2993,10 +3149,13 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         self.relating.insert((s, t));
         let outer_assumed = std::mem::replace(&mut self.assumed, false);
+        let outer_lean = self.begin_cached();
         let r = self.structured_assignable(s, t);
+        // Property types met through a value placeholder: not cached for good.
+        let clean = self.end_cached(outer_lean);
         self.relating.remove(&(s, t));
         let leaned = self.assumed;
-        if !r || !leaned || self.relating.is_empty() {
+        if clean && (!r || !leaned || self.relating.is_empty()) {
             self.relations.insert((s, t), r);
         }
         self.assumed = outer_assumed || (leaned && r && !self.relating.is_empty());
@@ -3172,6 +3331,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         if t != UNRESOLVED {
             return t;
         }
+        let outer = self.begin_cached();
         let t = match (&p.origin, p.declaration) {
             (Some((origin, mapper)), _) => {
                 let base = self.prop_ty(origin);
@@ -3180,7 +3340,9 @@ impl<'a, 'b> Checker<'a, 'b> {
             (None, Some(decl)) => self.type_of_symbol(decl),
             (None, None) => ids::ANY,
         };
-        p.ty.set(t);
+        if self.end_cached(outer) {
+            p.ty.set(t);
+        }
         t
     }
 

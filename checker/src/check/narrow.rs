@@ -189,7 +189,12 @@ impl<'a> Checker<'a, '_> {
                     }
                     let t = self.types.union(&parts);
                     self.flow_in_progress.remove(&key);
-                    if self.flow_partial == partial && self.flow_steps <= MAX_FLOW_STEPS {
+                    // Nor when the declared type, or a type narrowing met, leaned on the
+                    // placeholder of a resolution in progress.
+                    if self.flow_partial == partial
+                        && self.flow_steps <= MAX_FLOW_STEPS
+                        && self.lean == super::NO_LEAN
+                    {
                         self.flow_types.insert(key, t);
                     }
                     return t;

@@ -86,3 +86,123 @@ fn the_synthetic_corpus_digest_is_the_same_for_one_two_and_eight_checkers() {
         );
     }
 }
+
+/// A cycle through lazy inference: `mutate`'s type is inferred from its initializer,
+/// whose body calls `helper`, whose return type is inferred from a call of `mutate`
+/// through `h.ts`'s import. Entered from `a.ts`, the cycle meets `mutate` in progress at
+/// `h.ts`'s import; that placeholder (`any`) must not stay cached for `h.ts`'s own calls.
+const CYCLE: [(&str, &str); 3] = [
+    (
+        "a.ts",
+        "import { mutate } from './m';\nmutate({ id: 'a' }, { x: 2 });\n",
+    ),
+    (
+        "h.ts",
+        "import { mutate } from './m';\n\
+         export function helper(e: { id: string }) {\n  const r = mutate(e, { x: 1 });\n  return r;\n}\n\
+         mutate({ id: 'h' }, { x: 'not a number' });\n",
+    ),
+    (
+        "m.ts",
+        "import { helper } from './h';\n\
+         export const mutate = (el: { id: string }, updates: { x: number }): { id: string } => {\n  helper(el);\n  return el;\n};\n",
+    ),
+];
+
+/// The diagnostics of `target` when one checker checks `before` first, then `target`.
+fn diagnostics_after(files: &[(&str, &str)], before: &[&str], target: &str) -> Vec<String> {
+    use checker::{bind, check, parse};
+    let c = corpus(files);
+    let sources: Vec<(String, &[u8], bool)> = c
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), &f.bytes[..], false))
+        .chain(
+            c.lib
+                .iter()
+                .map(|f| (format!("lib/{}", f.path), &f.bytes[..], true)),
+        )
+        .collect();
+    let parsed: Vec<parse::ParsedFile> = sources
+        .iter()
+        .map(|(p, b, lib)| parse::parse(p, b, *lib))
+        .collect();
+    let bound = bind::bind_all(&parsed);
+    let globals = bind::merge_globals(&bound.files);
+    let mut checker = check::Checker::new(&parsed, bind::Scope::new(&bound, &globals));
+    let index = |path: &str| parsed.iter().position(|f| f.path == path).unwrap() as u32;
+    for path in before {
+        checker.check_file(index(path));
+    }
+    checker.take_diagnostics();
+    checker.check_file(index(target));
+    checker
+        .take_diagnostics()
+        .iter()
+        .map(|d| d.to_string())
+        .collect()
+}
+
+#[test]
+fn diagnostics_of_a_file_do_not_depend_on_files_checked_before_it() {
+    let alone = diagnostics_after(&CYCLE, &[], "h.ts");
+    assert_eq!(alone.len(), 1, "{alone:#?}");
+    assert!(alone[0].contains("TS2345"), "{alone:#?}");
+    for before in [
+        &["a.ts"][..],
+        &["m.ts"],
+        &["a.ts", "m.ts"],
+        &["m.ts", "a.ts"],
+    ] {
+        assert_eq!(
+            alone,
+            diagnostics_after(&CYCLE, before, "h.ts"),
+            "h.ts checked after {before:?}"
+        );
+    }
+}
+
+/// The same cycle, with a callback: its parameter takes its type from `mutate`'s
+/// signature, which the cycle meets as a placeholder. The parameter's type must not stay
+/// `any` for `h.ts`'s own walk (where `u.y` is an error).
+const CALLBACK_CYCLE: [(&str, &str); 3] = [
+    (
+        "a.ts",
+        "import { mutate } from './m';\nmutate({ id: 'a' }, (u) => u.x);\n",
+    ),
+    (
+        "h.ts",
+        "import { mutate } from './m';\n\
+         export function helper(e: { id: string }) {\n  const r = mutate(e, (u) => u.y);\n  return r;\n}\n",
+    ),
+    (
+        "m.ts",
+        "import { helper } from './h';\n\
+         export const mutate = (el: { id: string }, f: (u: { x: number }) => number): { id: string } => {\n  helper(el);\n  return el;\n};\n",
+    ),
+];
+
+#[test]
+fn callback_parameters_do_not_keep_a_type_met_through_a_cycle() {
+    let alone = diagnostics_after(&CALLBACK_CYCLE, &[], "h.ts");
+    assert_eq!(alone.len(), 1, "{alone:#?}");
+    assert!(alone[0].contains("TS2339"), "{alone:#?}");
+    for before in [&["a.ts"][..], &["m.ts"], &["a.ts", "m.ts"]] {
+        assert_eq!(
+            alone,
+            diagnostics_after(&CALLBACK_CYCLE, before, "h.ts"),
+            "h.ts checked after {before:?}"
+        );
+    }
+}
+
+#[test]
+fn a_cycle_through_lazy_inference_gives_the_same_digest_for_every_checker_count() {
+    let one = checker::run(&corpus(&CYCLE), &Options { checkers: 1 }).unwrap();
+    assert_eq!(one.counts.diagnostics, 1, "{:#?}", one.diagnostics);
+    for n in [2, 3] {
+        let other = checker::run(&corpus(&CYCLE), &Options { checkers: n }).unwrap();
+        assert_eq!(one.diagnostics, other.diagnostics, "{n} checkers");
+        assert_eq!(one.digest, other.digest, "{n} checkers");
+    }
+}
