@@ -214,6 +214,7 @@ pub fn run(corpus: &Corpus, opts: &Options) -> Result<Outcome, Error> {
             parse_s,
             bind_s,
             check_s,
+            front_threads: threads,
         },
         diagnostics,
         digest,

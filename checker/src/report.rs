@@ -41,6 +41,23 @@ pub struct Phases {
     pub parse_s: f64,
     pub bind_s: f64,
     pub check_s: f64,
+    /// Threads of the parse and bind pool (one per core); absent in older reports.
+    #[serde(default)]
+    pub front_threads: usize,
+}
+
+impl Phases {
+    /// Source MB (10^6 bytes) per second per thread of each phase: parse and bind over the
+    /// front threads, check over the checkers (each checks its share of the files).
+    pub fn throughput(&self, bytes: u64, checkers: usize) -> [f64; 3] {
+        let mb = bytes as f64 / 1e6;
+        let rate = |s: f64, threads: usize| mb / s.max(1e-9) / threads.max(1) as f64;
+        [
+            rate(self.parse_s, self.front_threads),
+            rate(self.bind_s, self.front_threads),
+            rate(self.check_s, checkers),
+        ]
+    }
 }
 
 /// Which allocator served the run, proven by the allocator itself.
@@ -153,6 +170,12 @@ impl RunReport {
         let _ = writeln!(s, "parse       {:.3} s", p.parse_s);
         let _ = writeln!(s, "bind        {:.3} s", p.bind_s);
         let _ = writeln!(s, "check       {:.3} s", p.check_s);
+        let [parse, bind, check] = p.throughput(c.bytes, self.checkers);
+        let _ = writeln!(
+            s,
+            "per thread  parse {parse:.1} MB/s, bind {bind:.1} MB/s ({} threads), check {check:.1} MB/s",
+            p.front_threads
+        );
         let _ = writeln!(
             s,
             "allocator   {} {}",

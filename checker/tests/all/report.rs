@@ -111,3 +111,29 @@ fn the_human_report_of_a_slice_run_shows_allocation_sizes_and_slices_past_the_sw
     );
     assert!(h.contains("slices > 8M 128 B 9.0 MiB"), "{h}");
 }
+
+#[test]
+fn throughput_is_megabytes_per_second_per_thread_of_each_phase() {
+    let p = checker::report::Phases {
+        parse_s: 0.5,
+        bind_s: 0.25,
+        check_s: 2.0,
+        front_threads: 2,
+    };
+    // 4 MB: parse 4 / 0.5 / 2 threads, bind 4 / 0.25 / 2, check 4 / 2.0 / 1 checker.
+    assert_eq!(p.throughput(4_000_000, 1), [4.0, 8.0, 2.0]);
+    assert_eq!(p.throughput(4_000_000, 2)[2], 1.0);
+    let h = sample().human();
+    assert!(h.contains("per thread  parse"), "{h}");
+}
+
+#[test]
+fn a_report_without_front_threads_still_reads_back() {
+    let mut json: serde_json::Value = serde_json::to_value(sample()).unwrap();
+    json["phases"]
+        .as_object_mut()
+        .unwrap()
+        .remove("front_threads");
+    let back: RunReport = serde_json::from_value(json).unwrap();
+    assert_eq!(back.phases.front_threads, 0);
+}
