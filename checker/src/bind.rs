@@ -2492,6 +2492,8 @@ impl<'a> Binder<'a, '_> {
                 self.infer_params(&f.type_ann.type_ann);
                 self.infer_fn_params(&f.params);
             }
+            TsType::TsTypeOperator(o) => self.infer_params(&o.type_ann),
+            TsType::TsOptionalType(o) => self.infer_params(&o.type_ann),
             TsType::TsTypeLit(l) => {
                 for m in &l.members {
                     match m {

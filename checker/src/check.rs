@@ -21,8 +21,8 @@ use crate::diag::{Code, Diagnostic};
 use crate::flow::FlowId;
 use crate::parse::ParsedFile;
 use crate::types::{
-    Mapper, ObjectType, Param, Prop as PropT, PropSymbol, Signature, TypeId, TypeKind, TypeTable,
-    UNRESOLVED, ids,
+    ConditionalRoot, ConditionalType, MappedRoot, MappedType, Mapper, ObjectType, Param,
+    Prop as PropT, PropSymbol, Signature, TypeId, TypeKind, TypeTable, UNRESOLVED, ids,
 };
 
 /// Deepest expression, statement or type nesting the checker walks.
@@ -164,6 +164,17 @@ pub struct Checker<'a, 'b> {
     depth: u32,
     type_depth: u32,
     inst_depth: u32,
+    /// Set when an instantiation hit the depth limit or a conditional type was resolved by
+    /// a relation that leaned on an assumption: such results are not cached, so caches never
+    /// depend on the order in which types were asked for.
+    inst_taint: bool,
+    /// Inside inference for a conditional type's `infer` parameters (generic source
+    /// signatures are erased, the last overload is used, as TypeScript does).
+    cond_infer: u32,
+    /// The constraint of each deferred conditional type (what it relates as a source).
+    cond_constraints: FxHashMap<TypeId, TypeId>,
+    /// The `infer` parameters of the extends clause being printed (written `infer X`).
+    printing_infer: Vec<TypeId>,
     relating: FxHashSet<(TypeId, TypeId)>,
     assumed: bool,
     this_types: Vec<TypeId>,
@@ -225,6 +236,10 @@ impl<'a, 'b> Checker<'a, 'b> {
             depth: 0,
             type_depth: 0,
             inst_depth: 0,
+            inst_taint: false,
+            cond_infer: 0,
+            cond_constraints: FxHashMap::default(),
+            printing_infer: Vec::new(),
             relating: FxHashSet::default(),
             assumed: false,
             this_types: Vec::new(),
@@ -1513,15 +1528,40 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
             },
             TsType::TsConditionalType(c) => {
-                // Approximated: both branches, without evaluating the condition; where the
-                // condition infers type variables (`T extends Promise<infer V> ? V : T`),
-                // only evaluating it could bind them, so the type is unknown to us: `any`.
-                if has_infer(&c.extends_type) {
-                    return ids::ANY;
+                let check = self.type_from_node(file, &c.check_type);
+                let extends = self.type_from_node(file, &c.extends_type);
+                let true_type = self.type_from_node(file, &c.true_type);
+                let false_type = self.type_from_node(file, &c.false_type);
+                let mut infers = Vec::new();
+                walk_ts_type(&c.extends_type, &mut |t| match t {
+                    TsType::TsInferType(i) => {
+                        infers.push(i.type_param.name.span.lo.0);
+                        true
+                    }
+                    // A nested conditional type declares its own `infer` parameters.
+                    TsType::TsConditionalType(_) => false,
+                    _ => true,
+                });
+                let mut infer_params: Vec<TypeId> = Vec::new();
+                for pos in infers {
+                    if let Some(&s) = self.bound.files[file as usize].node_symbols.get(&pos) {
+                        let tp = self.types.of_symbol(10, s);
+                        if !infer_params.contains(&tp) {
+                            infer_params.push(tp);
+                        }
+                    }
                 }
-                let a = self.type_from_node(file, &c.true_type);
-                let b = self.type_from_node(file, &c.false_type);
-                self.types.union(&[a, b])
+                let root = Rc::new(ConditionalRoot {
+                    node: node_key(file, c.span.lo.0),
+                    check,
+                    extends,
+                    true_type,
+                    false_type,
+                    infer_params: infer_params.into(),
+                    distributive: matches!(self.types.kind(check), TypeKind::TypeParam(_)),
+                    outer: self.outer_params(file, t),
+                });
+                self.conditional_type(&root, None)
             }
             TsType::TsInferType(i) => match self.bound.files[file as usize]
                 .node_symbols
@@ -1545,34 +1585,69 @@ impl<'a, 'b> Checker<'a, 'b> {
                 self.indexed_access(o, k)
             }
             TsType::TsMappedType(m) => {
-                // Approximated: `{ [K in C]: T }` as an object with the known keys of C,
-                // or an index signature when the keys are not known.
-                let c = match &m.type_param.constraint {
+                let Some(&k) = self.bound.files[file as usize]
+                    .node_symbols
+                    .get(&m.type_param.name.span.lo.0)
+                else {
+                    return ids::ANY;
+                };
+                let param = self.types.of_symbol(10, k);
+                let constraint = match &m.type_param.constraint {
                     Some(c) => self.type_from_node(file, c),
                     None => ids::STRING,
                 };
-                let v = match &m.type_ann {
+                let template = match &m.type_ann {
                     Some(t) => self.type_from_node(file, t),
                     None => ids::ANY,
                 };
-                let mut obj = ObjectType::default();
-                let keys: Vec<TypeId> = match self.types.kind(c) {
-                    TypeKind::Union(ms) => ms.to_vec(),
-                    _ => vec![c],
-                };
-                for k in keys.into_iter().take(256) {
-                    match self.types.kind(k).clone() {
-                        TypeKind::StringLit(s) => obj.insert(
-                            s,
-                            PropT {
-                                ty: v,
-                                optional: m.optional.is_some(),
-                            },
-                        ),
-                        _ => obj.string_index = Some(v),
-                    }
+                let name_type = m.name_type.as_ref().map(|n| self.type_from_node(file, n));
+                // `keyof X` written as the constraint: X gives the modifiers (and makes the
+                // type homomorphic when X is a type parameter).
+                let mut keyof_of = None;
+                let mut c = m.type_param.constraint.as_deref();
+                while let Some(TsType::TsParenthesizedType(p)) = c {
+                    c = Some(&p.type_ann);
                 }
-                self.types.object(obj, node_key(file, m.span.lo.0))
+                if let Some(TsType::TsTypeOperator(o)) = c
+                    && o.op == TsTypeOperatorOp::KeyOf
+                {
+                    keyof_of = Some(self.type_from_node(file, &o.type_ann));
+                }
+                let homomorphic =
+                    keyof_of.filter(|&x| matches!(self.types.kind(x), TypeKind::TypeParam(_)));
+                // `[P in K]` with `K extends keyof T` keeps T's modifiers too (`Pick`).
+                let modifiers = keyof_of.or_else(|| match self.types.kind(constraint) {
+                    TypeKind::TypeParam(s) => {
+                        let s = *s;
+                        match self.constraint_of(s).map(|c| self.types.kind(c).clone()) {
+                            Some(TypeKind::Keyof(x)) => Some(x),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                });
+                let modifier = |m: &Option<TruePlusMinus>| match m {
+                    Some(TruePlusMinus::Minus) => -1,
+                    Some(_) => 1,
+                    None => 0,
+                };
+                let root = Rc::new(MappedRoot {
+                    node: node_key(file, m.span.lo.0),
+                    param,
+                    constraint,
+                    template,
+                    name_type,
+                    optional: modifier(&m.optional),
+                    readonly: modifier(&m.readonly),
+                    homomorphic,
+                    modifiers,
+                    outer: self.outer_params(file, t),
+                    template_prop: Rc::new(PropSymbol {
+                        ty: std::cell::Cell::new(template),
+                        ..PropSymbol::empty(Atom::default())
+                    }),
+                });
+                self.mapped_type(&root, None)
             }
             TsType::TsTypePredicate(_) => ids::BOOLEAN,
             TsType::TsImportType(_) => ids::ANY,
@@ -1580,6 +1655,11 @@ impl<'a, 'b> Checker<'a, 'b> {
     }
 
     fn keyof(&mut self, t: TypeId) -> TypeId {
+        if let TypeKind::Mapped(mt) = self.types.kind(t)
+            && mt.root.name_type.is_none()
+        {
+            return mt.constraint;
+        }
         if self.types.is_generic(t) {
             return self.types.keyof(t);
         }
@@ -1619,6 +1699,515 @@ impl<'a, 'b> Checker<'a, 'b> {
                 let m = self.members(o);
                 m.string_index.unwrap_or(ids::ANY)
             }
+        }
+    }
+
+    // ------------------------------------------------------------------ conditional and mapped types
+
+    /// `t` under `m`, or `t` itself without a mapper.
+    fn inst_opt(&mut self, t: TypeId, m: Option<&Mapper>) -> TypeId {
+        match m {
+            Some(m) => self.instantiate(t, m),
+            None => t,
+        }
+    }
+
+    /// `base` with the pairs of `extra` added (replacing what `base` said of them).
+    fn mapper_with(&self, base: Option<&Mapper>, extra: &[(TypeId, TypeId)]) -> Mapper {
+        let mut params = Vec::new();
+        let mut args = Vec::new();
+        if let Some(b) = base {
+            for &(p, a) in &b.pairs {
+                if !extra.iter().any(|e| e.0 == p) {
+                    params.push(p);
+                    args.push(a);
+                }
+            }
+        }
+        for &(p, a) in extra {
+            params.push(p);
+            args.push(a);
+        }
+        Mapper::new(&self.types, &params, &args)
+    }
+
+    /// The mapper of a deferred type's instantiation: its own mapper, then `m`, restricted
+    /// to the outer type parameters its declaration mentions (so equal instantiations share
+    /// one type and one cache entry).
+    fn compose_mapper(
+        &mut self,
+        outer: &[TypeId],
+        own: Option<&Mapper>,
+        m: &Mapper,
+    ) -> Option<Rc<Mapper>> {
+        let mut params = Vec::new();
+        let mut args = Vec::new();
+        for &p in outer {
+            let base = own.and_then(|o| o.get(p)).unwrap_or(p);
+            let a = self.instantiate(base, m);
+            if a != p {
+                params.push(p);
+                args.push(a);
+            }
+        }
+        if params.is_empty() {
+            None
+        } else {
+            Some(Rc::new(Mapper::new(&self.types, &params, &args)))
+        }
+    }
+
+    /// The type parameters declared outside type node `t` that it mentions.
+    fn outer_params(&mut self, file: u32, t: &'a TsType) -> Box<[TypeId]> {
+        use swc_common::Spanned;
+        let span = t.span();
+        let mut refs: Vec<(u32, Atom)> = Vec::new();
+        walk_ts_type(t, &mut |x| {
+            if let TsType::TsTypeRef(r) = x
+                && let TsEntityName::Ident(i) = &r.type_name
+            {
+                refs.push((i.span.lo.0, i.sym.clone()));
+            }
+            true
+        });
+        let mut out: Vec<TypeId> = Vec::new();
+        for (pos, name) in refs {
+            let Some(s) = self.bound.resolve(file, pos, &name) else {
+                continue;
+            };
+            let sym = self.bound.symbol(s);
+            if sym.flags & flags::TYPE_PARAM == 0 {
+                continue;
+            }
+            let inside = sym.decls.iter().any(|(f, d)| {
+                matches!(d, BDecl::TypeParam(p)
+                    if *f == file && p.name.span.lo >= span.lo && p.name.span.lo < span.hi)
+            });
+            if inside {
+                continue;
+            }
+            let s = self.merged_type_params.get(&s).copied().unwrap_or(s);
+            let tp = self.types.of_symbol(10, s);
+            if !out.contains(&tp) {
+                out.push(tp);
+            }
+        }
+        out.into()
+    }
+
+    /// Whether `s` is assignable to `t` for choosing a conditional type's branch; a result
+    /// that leaned on an in-progress relation taints the instantiation that asked.
+    fn assignable_for_condition(&mut self, s: TypeId, t: TypeId) -> bool {
+        let saved = std::mem::replace(&mut self.assumed, false);
+        let r = self.is_assignable(s, t);
+        if self.assumed {
+            self.inst_taint = true;
+        }
+        self.assumed |= saved;
+        r
+    }
+
+    /// A conditional type under `mapper`: resolved when its check type is not generic
+    /// (distributed over a union for a naked type parameter), else deferred.
+    fn conditional_type(
+        &mut self,
+        root: &Rc<ConditionalRoot>,
+        mapper: Option<Rc<Mapper>>,
+    ) -> TypeId {
+        let check = self.inst_opt(root.check, mapper.as_deref());
+        let check = self.expand_lazy(check);
+        if root.distributive {
+            let members: Option<Vec<TypeId>> = match self.types.kind(check) {
+                TypeKind::Never => return ids::NEVER,
+                TypeKind::Boolean => Some(vec![ids::TRUE, ids::FALSE]),
+                TypeKind::Union(ms) => {
+                    let mut v = Vec::with_capacity(ms.len() + 1);
+                    for &m in ms.iter() {
+                        if m == ids::BOOLEAN {
+                            v.extend([ids::TRUE, ids::FALSE]);
+                        } else {
+                            v.push(m);
+                        }
+                    }
+                    Some(v)
+                }
+                _ => None,
+            };
+            if let Some(ms) = members {
+                let mut out = Vec::with_capacity(ms.len());
+                for x in ms {
+                    let m = Rc::new(self.mapper_with(mapper.as_deref(), &[(root.check, x)]));
+                    out.push(self.conditional_type(root, Some(m)));
+                }
+                return self.types.union(&out);
+            }
+        }
+        let extends = self.inst_opt(root.extends, mapper.as_deref());
+        if self.types.is_generic(check) {
+            return self.types.conditional(ConditionalType {
+                root: root.clone(),
+                mapper,
+                check,
+                extends,
+            });
+        }
+        // Infer the `infer` parameters from the check type, then instantiate the extends
+        // type with them (uninferred ones: their constraint, or `unknown`).
+        let (true_mapper, inferred_extends) = if root.infer_params.is_empty() {
+            (mapper.clone(), extends)
+        } else {
+            let mut cands: FxHashMap<TypeId, Vec<TypeId>> = FxHashMap::default();
+            self.cond_infer += 1;
+            self.infer_from(extends, check, &root.infer_params, &mut cands, 0);
+            self.cond_infer -= 1;
+            let mut pairs = Vec::with_capacity(root.infer_params.len());
+            for &ip in root.infer_params.iter() {
+                let v = match cands.get(&ip) {
+                    Some(c) if !c.is_empty() => self.types.union(c),
+                    _ => self.infer_param_default(ip, mapper.as_deref(), ids::UNKNOWN),
+                };
+                pairs.push((ip, v));
+            }
+            let m = Rc::new(self.mapper_with(mapper.as_deref(), &pairs));
+            let e = self.instantiate(root.extends, &m);
+            (Some(m), e)
+        };
+        if self.types.is_generic(inferred_extends) {
+            return self.types.conditional(ConditionalType {
+                root: root.clone(),
+                mapper,
+                check,
+                extends,
+            });
+        }
+        let any_extends = matches!(
+            self.types.kind(inferred_extends),
+            TypeKind::Any | TypeKind::Unknown
+        );
+        let r = if (check == ids::ANY || check == ids::ERROR) && !any_extends {
+            // `any` matches and fails at once: both branches.
+            let a = self.inst_opt(root.true_type, true_mapper.as_deref());
+            let b = self.inst_opt(root.false_type, mapper.as_deref());
+            self.types.union(&[a, b])
+        } else if any_extends || self.assignable_for_condition(check, inferred_extends) {
+            self.inst_opt(root.true_type, true_mapper.as_deref())
+        } else {
+            self.inst_opt(root.false_type, mapper.as_deref())
+        };
+        self.expand_lazy(r)
+    }
+
+    /// A recursive alias a conditional type resolved to (`Flat<U>` in its own branch),
+    /// expanded once, so the result is the type it stands for; bounded by the depth limit.
+    fn expand_lazy(&mut self, t: TypeId) -> TypeId {
+        match self.types.kind(t).clone() {
+            TypeKind::LazyAlias(s, args) if !self.types.is_generic(t) => {
+                if self.alias_stack.iter().any(|e| e.0 == s) {
+                    // Not resolved yet: keep it lazy, and keep the answer out of caches.
+                    self.inst_taint = true;
+                    return t;
+                }
+                let r = self.type_reference(s, args.to_vec());
+                if r == ids::ERROR { t } else { r }
+            }
+            _ => t,
+        }
+    }
+
+    /// What an uninferred `infer` parameter stands for: its constraint, else `fallback`.
+    fn infer_param_default(&mut self, ip: TypeId, m: Option<&Mapper>, fallback: TypeId) -> TypeId {
+        match self.types.kind(ip) {
+            TypeKind::TypeParam(s) => {
+                let s = *s;
+                match self.constraint_of(s) {
+                    Some(c) => self.inst_opt(c, m),
+                    None => fallback,
+                }
+            }
+            _ => fallback,
+        }
+    }
+
+    /// What a deferred conditional type relates as a source and gives its members: with
+    /// a constrained check type parameter, the type resolved for that constraint; else
+    /// the union of both branches (`infer` parameters as their constraints, or `any`).
+    fn conditional_constraint(&mut self, t: TypeId) -> TypeId {
+        if let Some(&c) = self.cond_constraints.get(&t) {
+            return c;
+        }
+        let TypeKind::Conditional(c) = self.types.kind(t).clone() else {
+            return t;
+        };
+        let outer = self.begin_cached();
+        let outer_taint = std::mem::replace(&mut self.inst_taint, false);
+        let mut r = None;
+        if c.root.distributive
+            && let TypeKind::TypeParam(p) = self.types.kind(c.check)
+        {
+            let p = *p;
+            if let Some(k) = self.constraint_of(p)
+                && !self.types.is_generic(k)
+            {
+                let m = Rc::new(self.mapper_with(c.mapper.as_deref(), &[(c.root.check, k)]));
+                let x = self.conditional_type(&c.root, Some(m));
+                if !self.types.is_generic(x) {
+                    r = Some(x);
+                }
+            }
+        }
+        let r = match r {
+            Some(r) => r,
+            None => {
+                let (a, b) = self.conditional_branches(&c);
+                self.types.union(&[a, b])
+            }
+        };
+        let clean = self.end_cached(outer);
+        let tainted = self.inst_taint;
+        if clean && !tainted {
+            self.cond_constraints.insert(t, r);
+        }
+        self.inst_taint = outer_taint || tainted;
+        r
+    }
+
+    /// A deferred conditional type's two branches under its mapper (`infer` parameters as
+    /// their constraints, or `any`).
+    fn conditional_branches(&mut self, c: &ConditionalType) -> (TypeId, TypeId) {
+        let mut pairs = Vec::with_capacity(c.root.infer_params.len());
+        for &ip in c.root.infer_params.iter() {
+            let v = self.infer_param_default(ip, c.mapper.as_deref(), ids::ANY);
+            pairs.push((ip, v));
+        }
+        let m = self.mapper_with(c.mapper.as_deref(), &pairs);
+        let a = self.instantiate(c.root.true_type, &m);
+        let b = self.inst_opt(c.root.false_type, c.mapper.as_deref());
+        (a, b)
+    }
+
+    /// A mapped type under `mapper`: resolved to an object when its keys are known, mapped
+    /// over unions, arrays, tuples and primitives when homomorphic, else deferred.
+    fn mapped_type(&mut self, root: &Rc<MappedRoot>, mapper: Option<Rc<Mapper>>) -> TypeId {
+        if let Some(h) = root.homomorphic {
+            let src = self.inst_opt(h, mapper.as_deref());
+            match self.types.kind(src).clone() {
+                TypeKind::Union(ms) => {
+                    let mut out = Vec::with_capacity(ms.len());
+                    for &x in ms.iter() {
+                        let m = Rc::new(self.mapper_with(mapper.as_deref(), &[(h, x)]));
+                        out.push(self.mapped_type(root, Some(m)));
+                    }
+                    return self.types.union(&out);
+                }
+                TypeKind::String
+                | TypeKind::Number
+                | TypeKind::Boolean
+                | TypeKind::BigInt
+                | TypeKind::EsSymbol
+                | TypeKind::StringLit(_)
+                | TypeKind::NumberLit(_)
+                | TypeKind::BoolLit(_)
+                | TypeKind::BigIntLit(_)
+                | TypeKind::Null
+                | TypeKind::Undefined
+                | TypeKind::Void
+                | TypeKind::Never
+                | TypeKind::Enum(_)
+                | TypeKind::EnumLiteral(_) => return src,
+                TypeKind::Reference(a, args)
+                    if Some(a) == self.globals.array && args.len() == 1 =>
+                {
+                    let m = self.mapper_with(mapper.as_deref(), &[(root.param, ids::NUMBER)]);
+                    let e = self.instantiate(root.template, &m);
+                    let e = self.apply_optional(root, e);
+                    return self.array_of(e);
+                }
+                TypeKind::Tuple(es) => {
+                    let mut out = Vec::with_capacity(es.len());
+                    for i in 0..es.len() {
+                        let k = self.types.string_lit(&Atom::from(i.to_string()));
+                        let m = self.mapper_with(mapper.as_deref(), &[(root.param, k)]);
+                        let e = self.instantiate(root.template, &m);
+                        out.push(self.apply_optional(root, e));
+                    }
+                    return self.types.tuple(out.into());
+                }
+                _ => {}
+            }
+        }
+        let constraint = self.inst_opt(root.constraint, mapper.as_deref());
+        if self.types.is_generic(constraint) {
+            return self.types.mapped(MappedType {
+                root: root.clone(),
+                mapper,
+                constraint,
+            });
+        }
+        self.resolve_mapped(root, mapper, constraint)
+    }
+
+    /// An element of a homomorphic mapped array or tuple: `?` adds `undefined`, `-?`
+    /// removes it.
+    fn apply_optional(&mut self, root: &MappedRoot, e: TypeId) -> TypeId {
+        match root.optional {
+            1 => self.types.union(&[e, ids::UNDEFINED]),
+            -1 => self.types.without_undefined(e),
+            _ => e,
+        }
+    }
+
+    /// The object a mapped type denotes for the keys in `keys` (at most 256): a property
+    /// per string or number literal key, typed lazily as the template with `K` := key; an
+    /// index signature for `string` and `number`.
+    fn resolve_mapped(
+        &mut self,
+        root: &Rc<MappedRoot>,
+        mapper: Option<Rc<Mapper>>,
+        keys: TypeId,
+    ) -> TypeId {
+        let keys: Vec<TypeId> = match self.types.kind(keys) {
+            TypeKind::Union(ms) => ms.iter().copied().take(256).collect(),
+            _ => vec![keys],
+        };
+        let modifiers = match root.modifiers {
+            Some(x) => {
+                let x = self.inst_opt(x, mapper.as_deref());
+                (!self.types.is_generic(x)).then(|| self.members(x))
+            }
+            None => None,
+        };
+        // Keys in the order the modifiers type declares them (as TypeScript prints them).
+        let mut keys = keys;
+        if let Some(mods) = &modifiers {
+            keys.sort_by_key(|&k| {
+                match self.types.kind(k) {
+                    TypeKind::StringLit(s) => mods.order.iter().position(|n| n == s),
+                    _ => None,
+                }
+                .unwrap_or(usize::MAX)
+            });
+        }
+        let mut obj = ObjectType::default();
+        for k in keys {
+            let key_name = match self.types.kind(k) {
+                TypeKind::StringLit(s) => Some(s.clone()),
+                TypeKind::NumberLit(n) => Some(Atom::from(bind::format_number(*n))),
+                _ => None,
+            };
+            if key_name.is_none() && !matches!(k, ids::STRING | ids::NUMBER) {
+                continue;
+            }
+            let m = Rc::new(self.mapper_with(mapper.as_deref(), &[(root.param, k)]));
+            let names: Vec<TypeId> = match root.name_type {
+                Some(n) => {
+                    let n = self.instantiate(n, &m);
+                    match self.types.kind(n) {
+                        TypeKind::Union(ms) => ms.to_vec(),
+                        _ => vec![n],
+                    }
+                }
+                None => vec![k],
+            };
+            let source_optional = key_name
+                .as_ref()
+                .and_then(|n| modifiers.as_ref()?.props.get(n).map(|p| p.optional));
+            for name in names {
+                let pname = match self.types.kind(name) {
+                    TypeKind::StringLit(s) => s.clone(),
+                    TypeKind::NumberLit(n) => Atom::from(bind::format_number(*n)),
+                    TypeKind::String => {
+                        obj.string_index = Some(self.instantiate(root.template, &m));
+                        continue;
+                    }
+                    TypeKind::Number => {
+                        obj.number_index = Some(self.instantiate(root.template, &m));
+                        continue;
+                    }
+                    _ => continue,
+                };
+                let optional = match root.optional {
+                    1 => true,
+                    -1 => false,
+                    _ => source_optional.unwrap_or(false),
+                };
+                let prop = if root.optional == -1 && source_optional == Some(true) {
+                    // `-?` also removes the `undefined` an optional source property adds.
+                    let t = self.instantiate(root.template, &m);
+                    let t = self.types.without_undefined(t);
+                    PropSymbol {
+                        ty: std::cell::Cell::new(t),
+                        optional,
+                        key_type: Some(k),
+                        ..PropSymbol::empty(pname.clone())
+                    }
+                } else {
+                    PropSymbol {
+                        origin: Some((root.template_prop.clone(), m.clone())),
+                        optional,
+                        check_flags: 1,
+                        key_type: Some(k),
+                        ..PropSymbol::empty(pname.clone())
+                    }
+                };
+                obj.insert_symbol(pname, Rc::new(prop));
+            }
+        }
+        // The object is generic when an outer type parameter it mentions still is.
+        let mut generic = false;
+        for &p in root.outer.iter() {
+            let a = mapper.as_ref().and_then(|m| m.get(p)).unwrap_or(p);
+            if self.types.is_generic(a) {
+                generic = true;
+                break;
+            }
+        }
+        let mstable = mapper.as_ref().map_or(0, |m| m.stable);
+        let origin = root.node ^ mstable.rotate_left(29) ^ 0x6d61_7070_6564;
+        self.types.object_flagged(obj, origin, generic)
+    }
+
+    /// The members of a deferred mapped type (inside generic code): over the keys of the
+    /// constraint's constraint when they are known, else an index signature of `any`.
+    fn deferred_mapped_members(&mut self, mt: &MappedType) -> Rc<ObjectType> {
+        let mut c = mt.constraint;
+        let mut keys = None;
+        for _ in 0..4 {
+            match self.types.kind(c).clone() {
+                TypeKind::TypeParam(p) => match self.constraint_of(p) {
+                    Some(x) if x != c => c = x,
+                    _ => break,
+                },
+                TypeKind::Keyof(x) => {
+                    // `keyof T` for an unconstrained `T` is `keyof unknown`: no keys.
+                    let base = match self.types.kind(x) {
+                        TypeKind::TypeParam(p) => {
+                            let p = *p;
+                            Some(self.constraint_of(p).unwrap_or(ids::UNKNOWN))
+                        }
+                        _ => None,
+                    };
+                    if let Some(b) = base.filter(|&b| !self.types.is_generic(b)) {
+                        keys = Some(self.keyof(b));
+                    }
+                    break;
+                }
+                _ => {
+                    if !self.types.is_generic(c) {
+                        keys = Some(c);
+                    }
+                    break;
+                }
+            }
+        }
+        match keys {
+            Some(k) => {
+                let o = self.resolve_mapped(&mt.root, mt.mapper.clone(), k);
+                self.members(o)
+            }
+            None => Rc::new(ObjectType {
+                string_index: Some(ids::ANY),
+                ..ObjectType::default()
+            }),
         }
     }
 
@@ -2595,6 +3184,10 @@ impl<'a, 'b> Checker<'a, 'b> {
     fn param_at(&mut self, sig: &Signature, i: usize) -> Option<TypeId> {
         if sig.rest && i + 1 >= sig.params.len() {
             let last = sig.params.last()?.ty;
+            // A tuple rest parameter has one type per position, and none past its end.
+            if let TypeKind::Tuple(es) = self.types.kind(last) {
+                return es.get(i + 1 - sig.params.len()).copied();
+            }
             return Some(self.element_type(last));
         }
         sig.params.get(i).map(|p| p.ty)
@@ -2618,15 +3211,20 @@ impl<'a, 'b> Checker<'a, 'b> {
             return m.clone();
         }
         if !self.resolving_members.insert(t) || self.resolving_members.len() > 64 {
+            // A cycle or the depth limit: empty for now, and not cached by whoever asked.
+            self.inst_taint = true;
             return Rc::new(ObjectType::default());
         }
         let outer = self.begin_cached();
+        let outer_taint = std::mem::replace(&mut self.inst_taint, false);
         let m = self.resolve_members(t);
         let clean = self.end_cached(outer);
         self.resolving_members.remove(&t);
-        if clean {
+        let tainted = self.inst_taint;
+        if clean && !tainted {
             self.members_cache.insert(t, m.clone());
         }
+        self.inst_taint = outer_taint || tainted;
         m
     }
 
@@ -2732,6 +3330,12 @@ impl<'a, 'b> Checker<'a, 'b> {
                 Rc::new(obj)
             }
             TypeKind::LazyAlias(s, args) => {
+                // An alias still being resolved has no members yet: answer empty, but
+                // do not cache it (it will have them once resolved).
+                if self.alias_stack.iter().any(|e| e.0 == s) {
+                    self.inst_taint = true;
+                    return Rc::new(ObjectType::default());
+                }
                 let r = self.type_reference(s, args.to_vec());
                 if r == t {
                     Rc::new(ObjectType::default())
@@ -2739,6 +3343,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     self.members(r)
                 }
             }
+            TypeKind::Mapped(mt) => self.deferred_mapped_members(&mt),
             _ => match self.apparent(t) {
                 Some(a) if a != t => self.members(a),
                 _ => Rc::new(ObjectType::default()),
@@ -2762,6 +3367,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             TypeKind::TypeParam(p) => return self.constraint_of(p),
             TypeKind::Keyof(_) => return Some(ids::STRING),
             TypeKind::Indexed(..) => return Some(ids::ANY),
+            TypeKind::Conditional(_) => return Some(self.conditional_constraint(t)),
             _ => None,
         }?;
         Some(self.declared_type(s))
@@ -3017,10 +3623,12 @@ impl<'a, 'b> Checker<'a, 'b> {
             return r;
         }
         if self.inst_depth > MAX_TYPE_DEPTH {
+            self.inst_taint = true;
             return t;
         }
         self.inst_depth += 1;
         let outer = self.begin_cached();
+        let outer_taint = std::mem::replace(&mut self.inst_taint, false);
         let r = match self.types.kind(t).clone() {
             TypeKind::TypeParam(_) => m.get(t).unwrap_or(t),
             TypeKind::Union(ms) => {
@@ -3062,13 +3670,23 @@ impl<'a, 'b> Checker<'a, 'b> {
                 let args: Box<[TypeId]> = args.iter().map(|&x| self.instantiate(x, m)).collect();
                 self.types.lazy_alias(s, args)
             }
+            TypeKind::Conditional(c) => {
+                let mapper = self.compose_mapper(&c.root.outer, c.mapper.as_deref(), m);
+                self.conditional_type(&c.root, mapper)
+            }
+            TypeKind::Mapped(mt) => {
+                let mapper = self.compose_mapper(&mt.root.outer, mt.mapper.as_deref(), m);
+                self.mapped_type(&mt.root, mapper)
+            }
             _ => t,
         };
         let clean = self.end_cached(outer);
         self.inst_depth -= 1;
-        if clean {
+        let tainted = self.inst_taint;
+        if clean && !tainted {
             self.inst_cache.insert((t, m.key), r);
         }
+        self.inst_taint = outer_taint || tainted;
         r
     }
 
@@ -3167,6 +3785,22 @@ impl<'a, 'b> Checker<'a, 'b> {
         let tk = self.types.kind(t).clone();
         match (&sk, &tk) {
             (TypeKind::Union(ms), _) => return ms.iter().all(|&m| self.is_assignable(m, t)),
+            // A deferred conditional type relates through its constraint (both branches);
+            // as a target it is taken to be related (TypeScript relates it only to an
+            // identical or similar conditional type; leniency keeps false positives down).
+            (TypeKind::Conditional(_), _) => {
+                let c = self.conditional_constraint(s);
+                return c != s && self.is_assignable(c, t);
+            }
+            // A concrete source must at least fit one branch.
+            (_, TypeKind::Conditional(c)) => {
+                if self.types.is_generic(s) {
+                    return true;
+                }
+                let (a, b) = self.conditional_branches(c);
+                return self.is_assignable(s, a) || self.is_assignable(s, b);
+            }
+            (_, TypeKind::Mapped(_)) => return true,
             (_, TypeKind::Union(ms)) => {
                 if ms.iter().any(|&m| self.is_assignable(s, m)) {
                     return true;
@@ -3255,6 +3889,10 @@ impl<'a, 'b> Checker<'a, 'b> {
             let tp = &tm.props[name];
             match sm.props.get(name) {
                 Some(sp) => {
+                    // An optional property does not fill a required one.
+                    if sp.optional && !tp.optional {
+                        return false;
+                    }
                     let (sty, mut tty) = (self.prop_ty(sp), self.prop_ty(tp));
                     if tp.optional {
                         // An optional property also takes `undefined` (TypeScript without
@@ -3314,9 +3952,15 @@ impl<'a, 'b> Checker<'a, 'b> {
         if !s.type_params.is_empty() || !t.type_params.is_empty() {
             return true;
         }
-        for (sp, tp) in s.params.iter().zip(&t.params) {
+        // Parameters pair up by position, a rest parameter giving its element (or tuple
+        // element) type to every position from its own.
+        let n = s.params.len().max(t.params.len());
+        for i in 0..n {
+            let (Some(sp), Some(tp)) = (self.param_at(s, i), self.param_at(t, i)) else {
+                continue;
+            };
             // Parameters are compared bivariantly, as TypeScript does for methods.
-            if !self.is_assignable(tp.ty, sp.ty) && !self.is_assignable(sp.ty, tp.ty) {
+            if !self.is_assignable(tp, sp) && !self.is_assignable(sp, tp) {
                 return false;
             }
         }
@@ -3332,6 +3976,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             return t;
         }
         let outer = self.begin_cached();
+        let outer_taint = std::mem::replace(&mut self.inst_taint, false);
         let t = match (&p.origin, p.declaration) {
             (Some((origin, mapper)), _) => {
                 let base = self.prop_ty(origin);
@@ -3340,9 +3985,12 @@ impl<'a, 'b> Checker<'a, 'b> {
             (None, Some(decl)) => self.type_of_symbol(decl),
             (None, None) => ids::ANY,
         };
-        if self.end_cached(outer) {
+        let clean = self.end_cached(outer);
+        let tainted = self.inst_taint;
+        if clean && !tainted {
             p.ty.set(t);
         }
+        self.inst_taint = outer_taint || tainted;
         t
     }
 
@@ -3373,6 +4021,14 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
             }
             TypeKind::Keyof(_) | TypeKind::Indexed(..) => Some(ids::ANY),
+            TypeKind::Conditional(_) => {
+                let c = self.conditional_constraint(t);
+                if c == t {
+                    Some(ids::ANY)
+                } else {
+                    self.property_type(c, name)
+                }
+            }
             TypeKind::TypeParam(p) => match self.constraint_of(p) {
                 Some(c) if c != t => self.property_type(c, name),
                 _ => None,
@@ -4360,6 +5016,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         if depth > 8 || !self.types.is_generic(p) || a == ids::ERROR {
             return;
         }
+        let a = self.expand_lazy(a);
         if a == ids::ANY {
             if tps.contains(&p) {
                 out.entry(p).or_default().push(ids::ANY);
@@ -4370,9 +5027,15 @@ impl<'a, 'b> Checker<'a, 'b> {
             (TypeKind::TypeParam(_), _) if tps.contains(&p) => {
                 out.entry(p).or_default().push(a);
             }
-            (TypeKind::Union(ps), _) => {
+            (TypeKind::Union(ps), _) | (TypeKind::Intersection(ps), _) => {
                 for x in ps.iter() {
                     self.infer_from(*x, a, tps, out, depth + 1);
+                }
+            }
+            // From each member of a union source.
+            (_, TypeKind::Union(as_)) => {
+                for y in as_.iter() {
+                    self.infer_from(p, *y, tps, out, depth + 1);
                 }
             }
             (TypeKind::Reference(ps, pa), TypeKind::Reference(as_, aa)) if ps == as_ => {
@@ -4384,29 +5047,133 @@ impl<'a, 'b> Checker<'a, 'b> {
                 let e = self.types.union(&es);
                 self.infer_from(pa[0], e, tps, out, depth + 1);
             }
-            (TypeKind::Object(po), _) => {
-                let am = self.members(a);
-                for name in &po.order {
-                    if let Some(ap) = am.props.get(name) {
-                        let (x, y) = (self.prop_ty(&po.props[name]), self.prop_ty(ap));
-                        self.infer_from(x, y, tps, out, depth + 1);
-                    }
+            (TypeKind::Tuple(ps), TypeKind::Tuple(es)) => {
+                for (x, y) in ps.iter().zip(es.iter()) {
+                    self.infer_from(*x, *y, tps, out, depth + 1);
                 }
-                if let (Some(ps), Some(as_)) = (po.calls.first(), am.calls.first()) {
-                    for (x, y) in ps.params.iter().zip(&as_.params) {
-                        self.infer_from(x.ty, y.ty, tps, out, depth + 1);
-                    }
-                    self.infer_from(ps.ret, as_.ret, tps, out, depth + 1);
+            }
+            (TypeKind::Tuple(ps), TypeKind::Reference(s, aa))
+                if Some(s) == self.globals.array && aa.len() == 1 =>
+            {
+                for x in ps.iter() {
+                    self.infer_from(*x, aa[0], tps, out, depth + 1);
                 }
-                if let Some(pi) = po.string_index {
-                    for name in &am.order {
-                        let y = self.prop_ty(&am.props[name]);
-                        self.infer_from(pi, y, tps, out, depth + 1);
+            }
+            // A homomorphic mapped type over an inferred `T` (`Partial<T>`): `T` is about
+            // the argument itself (TypeScript reverses the mapping; this keeps it).
+            (TypeKind::Mapped(mt), _) => {
+                if let Some(h) = mt.root.homomorphic {
+                    let h = self.inst_opt(h, mt.mapper.as_deref());
+                    if tps.contains(&h) {
+                        out.entry(h).or_default().push(a);
                     }
                 }
             }
+            (TypeKind::Object(_), _) => self.infer_from_members(p, a, tps, out, depth),
+            // A generic reference against another object type: member by member.
+            (
+                TypeKind::Reference(..),
+                TypeKind::Object(_)
+                | TypeKind::Declared(_)
+                | TypeKind::Reference(..)
+                | TypeKind::ClassStatic(_)
+                | TypeKind::Intersection(_),
+            ) if self.cond_infer > 0 => self.infer_from_members(p, a, tps, out, depth),
             _ => {}
         }
+    }
+
+    /// Inference from the members of `a` to those of `p`: properties, call and construct
+    /// signatures, the string index.
+    fn infer_from_members(
+        &mut self,
+        p: TypeId,
+        a: TypeId,
+        tps: &[TypeId],
+        out: &mut FxHashMap<TypeId, Vec<TypeId>>,
+        depth: u32,
+    ) {
+        let po = self.members(p);
+        let am = self.members(a);
+        for name in &po.order {
+            if let Some(ap) = am.props.get(name) {
+                let (x, y) = (self.prop_ty(&po.props[name]), self.prop_ty(ap));
+                self.infer_from(x, y, tps, out, depth + 1);
+            }
+        }
+        for (ps, as_) in [(&po.calls, &am.calls), (&po.constructs, &am.constructs)] {
+            // TypeScript infers from the last overload.
+            let source = if self.cond_infer > 0 {
+                as_.last()
+            } else {
+                as_.first()
+            };
+            if let (Some(ps), Some(as_)) = (ps.first(), source) {
+                let (ps, as_) = (ps.clone(), as_.clone());
+                self.infer_from_signature(&ps, &as_, tps, out, depth);
+            }
+        }
+        if let Some(pi) = po.string_index {
+            for name in &am.order {
+                let y = self.prop_ty(&am.props[name]);
+                self.infer_from(pi, y, tps, out, depth + 1);
+            }
+        }
+    }
+
+    fn infer_from_signature(
+        &mut self,
+        ps: &Signature,
+        as_: &Signature,
+        tps: &[TypeId],
+        out: &mut FxHashMap<TypeId, Vec<TypeId>>,
+        depth: u32,
+    ) {
+        // For an `infer`, a generic source signature is erased: its own type parameters
+        // become their constraints, or `unknown` (TypeScript's base signature).
+        let erased;
+        let as_ = if self.cond_infer > 0 && !as_.type_params.is_empty() {
+            let tp = as_.type_params.clone();
+            let args: Vec<TypeId> = tp
+                .iter()
+                .map(|&x| self.infer_param_default(x, None, ids::UNKNOWN))
+                .collect();
+            let m = Mapper::new(&self.types, &tp, &args);
+            erased = self.instantiate_signature(as_, &m);
+            &erased
+        } else {
+            as_
+        };
+        let n = ps.params.len();
+        for (i, x) in ps.params.iter().enumerate() {
+            if ps.rest && i + 1 == n && tps.contains(&x.ty) {
+                // `...args: infer P` takes the remaining parameters as a tuple.
+                let rest = if as_.rest && i + 1 == as_.params.len() {
+                    as_.params[i].ty
+                } else {
+                    let fixed = if as_.rest {
+                        as_.params.len().saturating_sub(1)
+                    } else {
+                        as_.params.len()
+                    };
+                    let es: Box<[TypeId]> = as_
+                        .params
+                        .iter()
+                        .take(fixed)
+                        .skip(i)
+                        .map(|q| q.ty)
+                        .collect();
+                    self.types.tuple(es)
+                };
+                out.entry(x.ty).or_default().push(rest);
+                break;
+            }
+            match as_.params.get(i) {
+                Some(y) => self.infer_from(x.ty, y.ty, tps, out, depth + 1),
+                None => break,
+            }
+        }
+        self.infer_from(ps.ret, as_.ret, tps, out, depth + 1);
     }
 
     // ------------------------------------------------------------------ printing
@@ -4480,9 +5247,25 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
             }
             TypeKind::TypeParam(s) | TypeKind::Declared(s) | TypeKind::Enum(s) => {
+                if self.printing_infer.contains(&t) {
+                    out.push_str("infer ");
+                }
                 out.push_str(&self.bound.symbol(s).name)
             }
             TypeKind::EnumLiteral(s) => out.push_str(&self.bound.symbol(s).name),
+            TypeKind::LazyAlias(s, args)
+                if !self.alias_stack.iter().any(|e| e.0 == s) && {
+                    let r = self.type_reference(s, args.to_vec());
+                    r != t
+                        && r != ids::ERROR
+                        && !matches!(self.types.kind(r), TypeKind::LazyAlias(..))
+                } =>
+            {
+                // A recursive alias prints as what it stands for, as the same alias
+                // resolved outside its own resolution does.
+                let r = self.type_reference(s, args.to_vec());
+                self.write_type(r, out, depth);
+            }
             TypeKind::Reference(s, args) | TypeKind::LazyAlias(s, args) => {
                 if Some(s) == self.globals.array && args.len() == 1 {
                     let paren = matches!(
@@ -4568,6 +5351,47 @@ impl<'a, 'b> Checker<'a, 'b> {
                 out.push('[');
                 self.write_type(k, out, depth + 1);
                 out.push(']');
+            }
+            TypeKind::Conditional(c) => {
+                let a = self.inst_opt(c.root.true_type, c.mapper.as_deref());
+                let b = self.inst_opt(c.root.false_type, c.mapper.as_deref());
+                self.write_type(c.check, out, depth + 1);
+                out.push_str(" extends ");
+                let saved = self.printing_infer.len();
+                self.printing_infer
+                    .extend(c.root.infer_params.iter().copied());
+                self.write_type(c.extends, out, depth + 1);
+                self.printing_infer.truncate(saved);
+                out.push_str(" ? ");
+                self.write_type(a, out, depth + 1);
+                out.push_str(" : ");
+                self.write_type(b, out, depth + 1);
+            }
+            TypeKind::Mapped(mt) => {
+                let r = mt.root.clone();
+                out.push_str("{ ");
+                out.push_str(match r.readonly {
+                    1 => "readonly ",
+                    -1 => "-readonly ",
+                    _ => "",
+                });
+                out.push('[');
+                self.write_type(r.param, out, depth + 1);
+                out.push_str(" in ");
+                self.write_type(mt.constraint, out, depth + 1);
+                if let Some(n) = r.name_type {
+                    let n = self.inst_opt(n, mt.mapper.as_deref());
+                    out.push_str(" as ");
+                    self.write_type(n, out, depth + 1);
+                }
+                out.push_str(match r.optional {
+                    1 => "]?: ",
+                    -1 => "]-?: ",
+                    _ => "]: ",
+                });
+                let t = self.inst_opt(r.template, mt.mapper.as_deref());
+                self.write_type(t, out, depth + 1);
+                out.push_str("; }");
             }
         }
     }
@@ -4675,57 +5499,127 @@ fn entity_of(e: &TsEntityName) -> Vec<(u32, Atom)> {
     }
 }
 
-/// Whether a type node declares an `infer` type variable anywhere inside it.
-fn has_infer(t: &TsType) -> bool {
-    let ann = |a: Option<&TsTypeAnn>| a.is_some_and(|a| has_infer(&a.type_ann));
-    let params = |ps: &[TsFnParam]| ps.iter().any(|p| ann(fn_param_ann(p)));
-    match t {
-        TsType::TsInferType(_) => true,
-        TsType::TsArrayType(a) => has_infer(&a.elem_type),
-        TsType::TsTupleType(tt) => tt.elem_types.iter().any(|e| has_infer(&e.ty)),
-        TsType::TsOptionalType(o) => has_infer(&o.type_ann),
-        TsType::TsRestType(r) => has_infer(&r.type_ann),
-        TsType::TsParenthesizedType(p) => has_infer(&p.type_ann),
-        TsType::TsTypeOperator(o) => has_infer(&o.type_ann),
-        TsType::TsIndexedAccessType(i) => has_infer(&i.obj_type) || has_infer(&i.index_type),
-        TsType::TsUnionOrIntersectionType(u) => match u {
-            TsUnionOrIntersectionType::TsUnionType(u) => u.types.iter().any(|t| has_infer(t)),
-            TsUnionOrIntersectionType::TsIntersectionType(i) => {
-                i.types.iter().any(|t| has_infer(t))
+/// Calls `f` on `t` and every type node inside it, depth first; `f` returns whether to
+/// descend into the node's children.
+fn walk_ts_type<'t>(t: &'t TsType, f: &mut dyn FnMut(&'t TsType) -> bool) {
+    if !f(t) {
+        return;
+    }
+    fn params<'t>(ps: &'t [TsFnParam], f: &mut dyn FnMut(&'t TsType) -> bool) {
+        for p in ps {
+            if let Some(a) = fn_param_ann(p) {
+                walk_ts_type(&a.type_ann, f);
             }
-        },
-        TsType::TsTypeRef(r) => r
-            .type_params
-            .as_ref()
-            .is_some_and(|a| a.params.iter().any(|t| has_infer(t))),
-        TsType::TsFnOrConstructorType(f) => match f {
-            TsFnOrConstructorType::TsFnType(f) => {
-                params(&f.params) || has_infer(&f.type_ann.type_ann)
-            }
-            TsFnOrConstructorType::TsConstructorType(c) => {
-                params(&c.params) || has_infer(&c.type_ann.type_ann)
-            }
-        },
-        TsType::TsTypeLit(l) => l.members.iter().any(|m| match m {
-            TsTypeElement::TsPropertySignature(p) => ann(p.type_ann.as_deref()),
-            TsTypeElement::TsMethodSignature(m) => params(&m.params) || ann(m.type_ann.as_deref()),
-            TsTypeElement::TsCallSignatureDecl(c) => {
-                params(&c.params) || ann(c.type_ann.as_deref())
-            }
-            TsTypeElement::TsConstructSignatureDecl(c) => {
-                params(&c.params) || ann(c.type_ann.as_deref())
-            }
-            TsTypeElement::TsIndexSignature(i) => ann(i.type_ann.as_deref()),
-            TsTypeElement::TsGetterSignature(g) => ann(g.type_ann.as_deref()),
-            TsTypeElement::TsSetterSignature(_) => false,
-        }),
-        TsType::TsConditionalType(c) => {
-            has_infer(&c.check_type)
-                || has_infer(&c.extends_type)
-                || has_infer(&c.true_type)
-                || has_infer(&c.false_type)
         }
-        _ => false,
+    }
+    fn ann<'t>(a: Option<&'t TsTypeAnn>, f: &mut dyn FnMut(&'t TsType) -> bool) {
+        if let Some(a) = a {
+            walk_ts_type(&a.type_ann, f);
+        }
+    }
+    fn type_params<'t>(tp: Option<&'t TsTypeParamDecl>, f: &mut dyn FnMut(&'t TsType) -> bool) {
+        for p in tp.iter().flat_map(|tp| &tp.params) {
+            if let Some(c) = &p.constraint {
+                walk_ts_type(c, f);
+            }
+            if let Some(d) = &p.default {
+                walk_ts_type(d, f);
+            }
+        }
+    }
+    fn args<'t>(a: Option<&'t TsTypeParamInstantiation>, f: &mut dyn FnMut(&'t TsType) -> bool) {
+        for t in a.iter().flat_map(|a| &a.params) {
+            walk_ts_type(t, f);
+        }
+    }
+    match t {
+        TsType::TsTypeRef(r) => args(r.type_params.as_deref(), f),
+        TsType::TsFnOrConstructorType(TsFnOrConstructorType::TsFnType(x)) => {
+            type_params(x.type_params.as_deref(), f);
+            params(&x.params, f);
+            walk_ts_type(&x.type_ann.type_ann, f);
+        }
+        TsType::TsFnOrConstructorType(TsFnOrConstructorType::TsConstructorType(x)) => {
+            type_params(x.type_params.as_deref(), f);
+            params(&x.params, f);
+            walk_ts_type(&x.type_ann.type_ann, f);
+        }
+        TsType::TsTypeLit(l) => {
+            for m in &l.members {
+                match m {
+                    TsTypeElement::TsPropertySignature(p) => ann(p.type_ann.as_deref(), f),
+                    TsTypeElement::TsMethodSignature(m) => {
+                        type_params(m.type_params.as_deref(), f);
+                        params(&m.params, f);
+                        ann(m.type_ann.as_deref(), f);
+                    }
+                    TsTypeElement::TsCallSignatureDecl(c) => {
+                        type_params(c.type_params.as_deref(), f);
+                        params(&c.params, f);
+                        ann(c.type_ann.as_deref(), f);
+                    }
+                    TsTypeElement::TsConstructSignatureDecl(c) => {
+                        type_params(c.type_params.as_deref(), f);
+                        params(&c.params, f);
+                        ann(c.type_ann.as_deref(), f);
+                    }
+                    TsTypeElement::TsIndexSignature(i) => {
+                        params(&i.params, f);
+                        ann(i.type_ann.as_deref(), f);
+                    }
+                    TsTypeElement::TsGetterSignature(g) => ann(g.type_ann.as_deref(), f),
+                    TsTypeElement::TsSetterSignature(s) => {
+                        params(std::slice::from_ref(&s.param), f)
+                    }
+                }
+            }
+        }
+        TsType::TsArrayType(a) => walk_ts_type(&a.elem_type, f),
+        TsType::TsTupleType(tt) => {
+            for e in &tt.elem_types {
+                walk_ts_type(&e.ty, f);
+            }
+        }
+        TsType::TsOptionalType(o) => walk_ts_type(&o.type_ann, f),
+        TsType::TsRestType(r) => walk_ts_type(&r.type_ann, f),
+        TsType::TsUnionOrIntersectionType(TsUnionOrIntersectionType::TsUnionType(u)) => {
+            for t in &u.types {
+                walk_ts_type(t, f);
+            }
+        }
+        TsType::TsUnionOrIntersectionType(TsUnionOrIntersectionType::TsIntersectionType(i)) => {
+            for t in &i.types {
+                walk_ts_type(t, f);
+            }
+        }
+        TsType::TsConditionalType(c) => {
+            for t in [&c.check_type, &c.extends_type, &c.true_type, &c.false_type] {
+                walk_ts_type(t, f);
+            }
+        }
+        TsType::TsInferType(i) => {
+            if let Some(c) = &i.type_param.constraint {
+                walk_ts_type(c, f);
+            }
+        }
+        TsType::TsParenthesizedType(p) => walk_ts_type(&p.type_ann, f),
+        TsType::TsTypeOperator(o) => walk_ts_type(&o.type_ann, f),
+        TsType::TsIndexedAccessType(i) => {
+            walk_ts_type(&i.obj_type, f);
+            walk_ts_type(&i.index_type, f);
+        }
+        TsType::TsMappedType(m) => {
+            for t in [&m.type_param.constraint, &m.name_type, &m.type_ann]
+                .into_iter()
+                .flatten()
+            {
+                walk_ts_type(t, f);
+            }
+        }
+        TsType::TsTypePredicate(p) => ann(p.type_ann.as_deref(), f),
+        TsType::TsTypeQuery(q) => args(q.type_args.as_deref(), f),
+        TsType::TsImportType(i) => args(i.type_args.as_deref(), f),
+        TsType::TsKeywordType(_) | TsType::TsThisType(_) | TsType::TsLitType(_) => {}
     }
 }
 

@@ -150,6 +150,68 @@ impl ObjectType {
     }
 }
 
+/// A conditional type as declared (`C extends E ? T : F`): its parts, resolved from the
+/// syntax once, and what its instantiations need.
+#[derive(Debug)]
+pub struct ConditionalRoot {
+    /// The declaration's node key (file and position): its stable identity.
+    pub node: u64,
+    pub check: TypeId,
+    pub extends: TypeId,
+    pub true_type: TypeId,
+    pub false_type: TypeId,
+    /// The `infer X` type parameters its extends clause declares.
+    pub infer_params: Box<[TypeId]>,
+    /// The check type is a naked type parameter: the type distributes over unions.
+    pub distributive: bool,
+    /// Type parameters declared outside it that it mentions: an instantiation's mapper is
+    /// restricted to them.
+    pub outer: Box<[TypeId]>,
+}
+
+/// A conditional type whose check type is still generic, kept until instantiation.
+#[derive(Debug)]
+pub struct ConditionalType {
+    pub root: Rc<ConditionalRoot>,
+    pub mapper: Option<Rc<Mapper>>,
+    /// The root's check and extends types under `mapper`.
+    pub check: TypeId,
+    pub extends: TypeId,
+}
+
+/// A mapped type as declared (`{ [K in C as N]?: T }`).
+#[derive(Debug)]
+pub struct MappedRoot {
+    pub node: u64,
+    /// The key type parameter `K`.
+    pub param: TypeId,
+    pub constraint: TypeId,
+    pub template: TypeId,
+    pub name_type: Option<TypeId>,
+    /// `+?`/`?` is 1, `-?` is -1, none is 0; the same for `readonly`.
+    pub optional: i8,
+    pub readonly: i8,
+    /// `T` when the constraint is `keyof T` for a type parameter `T`: the type maps over
+    /// unions, arrays, tuples and primitives of `T` as TypeScript's homomorphic types do.
+    pub homomorphic: Option<TypeId>,
+    /// The type whose properties' optionality the mapped properties keep (`T` of
+    /// `keyof T`, or of `K extends keyof T`).
+    pub modifiers: Option<TypeId>,
+    /// Type parameters declared outside it that it mentions.
+    pub outer: Box<[TypeId]>,
+    /// A property whose type is the template: a mapped property is its instantiation.
+    pub template_prop: Rc<PropSymbol>,
+}
+
+/// A mapped type whose constraint is still generic, kept until instantiation.
+#[derive(Debug)]
+pub struct MappedType {
+    pub root: Rc<MappedRoot>,
+    pub mapper: Option<Rc<Mapper>>,
+    /// The root's constraint under `mapper`.
+    pub constraint: TypeId,
+}
+
 /// What a type is.
 #[derive(Clone, Debug)]
 pub enum TypeKind {
@@ -193,6 +255,10 @@ pub enum TypeKind {
     Indexed(TypeId, TypeId),
     /// A type alias met again while it was being resolved in a deferred position.
     LazyAlias(SymbolId, Box<[TypeId]>),
+    /// A conditional type over a generic check type.
+    Conditional(Rc<ConditionalType>),
+    /// A mapped type over a generic constraint.
+    Mapped(Rc<MappedType>),
 }
 
 /// Per-type flags.
@@ -228,6 +294,8 @@ pub struct TypeTable {
     number_lits: FxHashMap<u64, TypeId>,
     singletons: FxHashMap<(u8, SymbolId), TypeId>,
     tuples: FxHashMap<Box<[TypeId]>, TypeId>,
+    /// Deferred conditional and mapped types: (tag, declaration, root parts, mapper key).
+    deferred: FxHashMap<(u8, u64, [TypeId; 4], u64), TypeId>,
 }
 
 /// Ids of the intrinsic types, created first in every table.
@@ -279,6 +347,7 @@ impl TypeTable {
             number_lits: FxHashMap::default(),
             singletons: FxHashMap::default(),
             tuples: FxHashMap::default(),
+            deferred: FxHashMap::default(),
         };
         use TypeKind::*;
         for (i, k) in [
@@ -475,6 +544,71 @@ impl TypeTable {
         )
     }
 
+    /// An object type with the generic flag given: a mapped type's properties are typed
+    /// lazily, so their types cannot say whether the object is generic.
+    pub fn object_flagged(&mut self, obj: ObjectType, origin: u64, generic: bool) -> TypeId {
+        let t = self.object(obj, origin);
+        if generic {
+            self.types[t as usize].flags |= tflags::GENERIC;
+        }
+        t
+    }
+
+    /// A deferred conditional type, interned by declaration, parts and mapper.
+    pub fn conditional(&mut self, c: ConditionalType) -> TypeId {
+        let r = &c.root;
+        let (mkey, mstable) = c.mapper.as_ref().map_or((0, 0), |m| (m.key, m.stable));
+        let key = (
+            40,
+            r.node,
+            [r.check, r.extends, r.true_type, r.false_type],
+            mkey,
+        );
+        if let Some(&t) = self.deferred.get(&key) {
+            return t;
+        }
+        let parts = [
+            r.node,
+            self.stable(r.check),
+            self.stable(r.extends),
+            self.stable(r.true_type),
+            self.stable(r.false_type),
+            mstable,
+        ];
+        let t = self.push(
+            TypeKind::Conditional(Rc::new(c)),
+            tflags::GENERIC,
+            stable_of(40, &parts),
+        );
+        self.deferred.insert(key, t);
+        t
+    }
+
+    /// A deferred mapped type, interned by declaration, parts and mapper.
+    pub fn mapped(&mut self, m: MappedType) -> TypeId {
+        let r = &m.root;
+        let (mkey, mstable) = m.mapper.as_ref().map_or((0, 0), |m| (m.key, m.stable));
+        let name = r.name_type.unwrap_or(UNRESOLVED);
+        let key = (41, r.node, [r.param, r.constraint, r.template, name], mkey);
+        if let Some(&t) = self.deferred.get(&key) {
+            return t;
+        }
+        let parts = [
+            r.node,
+            self.stable(r.constraint),
+            self.stable(r.template),
+            r.name_type.map_or(0, |n| self.stable(n)),
+            mstable,
+        ];
+        let t = self.push(
+            TypeKind::Mapped(Rc::new(m)),
+            tflags::GENERIC,
+            stable_of(41, &parts),
+        );
+        self.deferred.insert(key, t);
+        t
+    }
+
     pub fn keyof(&mut self, t: TypeId) -> TypeId {
         let s = self.stable(t);
         self.push(TypeKind::Keyof(t), tflags::GENERIC, stable_of(23, &[s]))
@@ -601,6 +735,22 @@ impl TypeTable {
                 let widened: Vec<TypeId> = members.iter().map(|&m| self.widen(m)).collect();
                 self.union(&widened)
             }
+            _ => t,
+        }
+    }
+
+    /// Removes `undefined` from a union (what `-?` does to an optional property's type).
+    pub fn without_undefined(&mut self, t: TypeId) -> TypeId {
+        match self.kind(t) {
+            TypeKind::Union(members) => {
+                let kept: Vec<TypeId> = members
+                    .iter()
+                    .copied()
+                    .filter(|&m| m != ids::UNDEFINED)
+                    .collect();
+                self.union(&kept)
+            }
+            TypeKind::Undefined => ids::NEVER,
             _ => t,
         }
     }
