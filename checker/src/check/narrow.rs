@@ -4,7 +4,8 @@
 //! antecedents back to the assignment that gave the variable its value or the start of
 //! the function, narrowing the declared type by every condition passed on the way
 //! (`typeof`, `===`/`!==` against `null`, `undefined` and literals, truthiness,
-//! `instanceof`, `in`, discriminant properties) and joining branches at labels. Each
+//! `instanceof`, `in`, discriminant properties, user type guards `x is T`) and joining
+//! branches at labels. Each
 //! checker caches the flow type at each join (`flowTypeCache`) and each node's
 //! reachability (`flowNodeReachable`).
 use swc_atoms::Atom;
@@ -289,6 +290,11 @@ impl<'a> Checker<'a, '_> {
                         || self.mentions(file, sym, &b.right, depth + 1)
                 }
             },
+            // A possible type guard: the reference is passed as an argument.
+            Expr::Call(c) => c
+                .args
+                .iter()
+                .any(|a| a.spread.is_none() && self.is_reference(file, sym, &a.expr)),
             _ => false,
         }
     }
@@ -408,8 +414,94 @@ impl<'a> Checker<'a, '_> {
                 },
                 _ => t,
             },
+            Expr::Call(c) => self.narrow_type_guard(file, sym, t, c, assume_true),
             _ => t,
         }
+    }
+
+    /// `isFoo(x)` where `isFoo` is declared `(x: ...) => x is Foo` (a function, or a
+    /// variable initialized by an arrow or function expression): narrows `x` to `Foo` on
+    /// the true branch and removes `Foo` on the false branch, as TypeScript's
+    /// `narrowTypeByTypePredicate`. A generic predicate type is left alone.
+    fn narrow_type_guard(
+        &mut self,
+        file: u32,
+        sym: SymbolId,
+        t: TypeId,
+        call: &CallExpr,
+        assume_true: bool,
+    ) -> TypeId {
+        let Callee::Expr(callee) = &call.callee else {
+            return t;
+        };
+        let Expr::Ident(name) = strip(callee) else {
+            return t;
+        };
+        let Some(target) = self.bound.resolve(file, name.span.lo.0, &name.sym) else {
+            return t;
+        };
+        let target = self.resolve_alias(target);
+        let Some((decl_file, index, guard)) = self.type_predicate_of(target) else {
+            return t;
+        };
+        let Some(arg) = call.args.get(index) else {
+            return t;
+        };
+        if arg.spread.is_some() || !self.is_reference(file, sym, &arg.expr) {
+            return t;
+        }
+        let guard = self.type_from_node(decl_file, guard);
+        if self.types.is_generic(guard) {
+            return t;
+        }
+        if assume_true {
+            let kept = self.filter(t, |c, m| m.is_assignable(c, guard));
+            if kept == ids::NEVER { guard } else { kept }
+        } else {
+            self.filter(t, |c, m| {
+                matches!(m.types.kind(c), TypeKind::Any | TypeKind::Unknown)
+                    || !m.is_assignable(c, guard)
+            })
+        }
+    }
+
+    /// The parameter index and guarded type of a function whose return type is a type
+    /// predicate on one of its parameters (`x is T`, not `asserts`), with the file that
+    /// declares it.
+    fn type_predicate_of(&self, s: SymbolId) -> Option<(u32, usize, &'a TsType)> {
+        let sym = self.bound.symbol(s);
+        for (decl_file, d) in &sym.decls {
+            let (params, ret): (Vec<&'a Pat>, Option<&'a TsTypeAnn>) = match d {
+                crate::bind::DeclRef::Function(f) => (
+                    f.params.iter().map(|p| &p.pat).collect(),
+                    f.return_type.as_deref(),
+                ),
+                crate::bind::DeclRef::Binding {
+                    init: Some(init), ..
+                } => match strip(init) {
+                    Expr::Arrow(a) => (a.params.iter().collect(), a.return_type.as_deref()),
+                    Expr::Fn(f) => (
+                        f.function.params.iter().map(|p| &p.pat).collect(),
+                        f.function.return_type.as_deref(),
+                    ),
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            let Some(TsType::TsTypePredicate(p)) = ret.map(|r| &*r.type_ann) else {
+                continue;
+            };
+            let (TsThisTypeOrIdent::Ident(param), Some(guard), false) =
+                (&p.param_name, &p.type_ann, p.asserts)
+            else {
+                continue;
+            };
+            let index = params
+                .iter()
+                .position(|q| matches!(q, Pat::Ident(b) if b.id.sym == param.sym))?;
+            return Some((*decl_file, index, &guard.type_ann));
+        }
+        None
     }
 
     fn narrow_truthy(&mut self, t: TypeId, assume_true: bool) -> TypeId {

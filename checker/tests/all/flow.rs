@@ -127,6 +127,23 @@ fn instanceof_in_and_assignments_narrow() {
 }
 
 #[test]
+fn user_type_guards_narrow_the_argument_in_each_branch() {
+    // tsc: only the deliberate `const n: string = s.side` (TS2322); the guarded accesses
+    // check, through a function declaration, an arrow in a const and an import.
+    let out = check(&[
+        (
+            "guards.ts",
+            "export interface Circle { kind: 'c'; radius: number }\nexport interface Square { kind: 's'; side: number }\nexport type Shape = Circle | Square;\nexport function isCircle(s: Shape): s is Circle { return s.kind === 'c'; }\nexport const isSquare = (s: Shape): s is Square => s.kind === 's';\n",
+        ),
+        (
+            "a.ts",
+            "import { Shape, isCircle, isSquare } from './guards';\nexport function area(s: Shape): number {\n  if (isCircle(s)) { return s.radius; }\n  return s.side;\n}\nexport function other(s: Shape): number {\n  if (!isSquare(s)) { return s.radius; }\n  const n: string = s.side;\n  return 0;\n}\n",
+        ),
+    ]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
 fn narrowing_joins_branches_and_survives_loops() {
     let out = check(&[(
         "a.ts",
