@@ -1250,9 +1250,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
             }
             TsType::TsTypeQuery(q) => {
+                // `typeof a.b.c`: only the first name must resolve here; the rest are
+                // properties of its value's type.
                 if let TsTypeQueryExpr::TsEntityName(e) = &q.expr_name {
                     let entity = entity_of(e);
-                    if self.resolve_entity(file, &entity).is_none()
+                    if self.resolve_entity(file, &entity[..1]).is_none()
                         && entity[0].1.as_str() != "globalThis"
                     {
                         let (pos, name) = entity[0].clone();
@@ -1314,18 +1316,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         pos: u32,
     ) {
         let Some(s) = self.resolve_entity(file, entity) else {
-            let (pos, name) =
-                if entity.len() == 1 || self.resolve_entity(file, &entity[..1]).is_none() {
-                    entity[0].clone()
-                } else {
-                    entity[entity.len() - 1].clone()
-                };
-            self.report(
-                file,
-                pos,
-                Code::CannotFindName,
-                format!("Cannot find name '{name}'."),
-            );
+            self.report_unresolved_entity(file, entity);
             return;
         };
         let s = self.resolve_alias(s);
@@ -1351,6 +1342,52 @@ impl<'a, 'b> Checker<'a, 'b> {
                 format!("Generic type '{name}' requires {count} type argument(s)."),
             );
         }
+    }
+
+    /// Says which part of a qualified type name (`A.B.C`) does not resolve, as TypeScript
+    /// does: an unknown first name of a qualified name is a namespace it cannot find
+    /// (TS2503), a later one a member its namespace does not export (TS2694). Nothing is
+    /// said past an import from a module outside the corpus: that module was reported
+    /// once and everything reached through it is `any`.
+    fn report_unresolved_entity(&mut self, file: u32, entity: &[(u32, Atom)]) {
+        let (pos, name) = &entity[0];
+        let Some(mut s) = self.bound.resolve(file, *pos, name) else {
+            let (code, msg) = if entity.len() == 1 {
+                (Code::CannotFindName, format!("Cannot find name '{name}'."))
+            } else {
+                let msg = format!("Cannot find namespace '{name}'.");
+                (Code::CannotFindNamespace, msg)
+            };
+            self.report(file, *pos, code, msg);
+            return;
+        };
+        for (i, (pos, part)) in entity.iter().enumerate().skip(1) {
+            s = self.resolve_alias(s);
+            if self.is_unresolved_import(s) {
+                return;
+            }
+            match self.export_of_symbol(s, part) {
+                Some(next) => s = next,
+                None => {
+                    let prefix: Vec<&str> = entity[..i].iter().map(|(_, n)| n.as_str()).collect();
+                    let msg = format!(
+                        "Namespace '{}' has no exported member '{part}'.",
+                        prefix.join(".")
+                    );
+                    self.report(file, *pos, Code::NoExportedMemberOfNamespace, msg);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether `s` is an import from a module outside the corpus.
+    fn is_unresolved_import(&self, s: SymbolId) -> bool {
+        self.bound
+            .symbol(s)
+            .decls
+            .iter()
+            .any(|(_, d)| matches!(d, BDecl::Import { module: None, .. }))
     }
 
     fn type_display_name(&mut self, s: SymbolId) -> String {
@@ -4427,6 +4464,14 @@ impl<'a, 'b> Checker<'a, 'b> {
                 self.type_of_symbol(s)
             }
             None if i.sym.as_str() == "globalThis" => ids::ANY,
+            // Every non-arrow function has an implicit `arguments` (TypeScript's
+            // `argumentsSymbol`), typed by the library's `IArguments`.
+            None if i.sym.as_str() == "arguments" => {
+                match self.bound.globals.get(&Atom::from("IArguments")).copied() {
+                    Some(s) => self.declared_type(s),
+                    None => ids::ANY,
+                }
+            }
             None => {
                 if !self.files[file as usize].is_lib {
                     self.report(

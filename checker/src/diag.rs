@@ -14,6 +14,10 @@ pub enum Code {
     NotAssignable = 2322,
     /// `Cannot find name 'x'.`
     CannotFindName = 2304,
+    /// `Cannot find namespace 'N'.` (the first name of a qualified type name)
+    CannotFindNamespace = 2503,
+    /// `Namespace 'N' has no exported member 'x'.`
+    NoExportedMemberOfNamespace = 2694,
     /// `Cannot find module './x' or its corresponding type declarations.`
     CannotFindModule = 2307,
     /// `Generic type 'X' requires N type argument(s).`

@@ -181,3 +181,18 @@ fn an_optional_property_accepts_undefined_but_not_other_types() {
     assert_eq!(codes(&out), vec!["TS2322".to_string()]);
     assert!(render(&out.diagnostics).starts_with("a.ts:4:"));
 }
+
+#[test]
+fn qualified_type_names_report_the_part_that_does_not_resolve() {
+    // As the native checker reports this program (it says TS2724, the "did you mean"
+    // form of TS2694, at 5:20): nothing past an unresolved package import, nothing for
+    // `arguments` or for `typeof` of a const inside its own initializer.
+    let out = check(&[
+        (
+            "a.ts",
+            "import * as Missing from 'not-in-corpus';\nimport { helper } from './b';\nexport namespace NS { export interface Known { a: number } }\nexport const k: NS.Known = { a: 1 };\nexport const u: NS.Unknown = 1;\nexport const m: Missing.Anything.Deep = 2;\nexport const n: Nowhere.Thing = 3;\nexport function count() { return arguments.length; }\nconst Break = { Chain: (x: number) => x, Before: () => { const f: typeof Break.Chain = Break.Chain; return f(1); } };\nexport const b = Break.Before() + helper;\n",
+        ),
+        ("b.ts", "export const helper = 1;\n"),
+    ]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
