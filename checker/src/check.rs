@@ -2975,6 +2975,10 @@ impl<'a, 'b> Checker<'a, 'b> {
                     return self.pattern_binding_type(file, from.as_ref());
                 }
                 match init {
+                    // `let x = null` and `let x = undefined` are auto-typed in TypeScript
+                    // (their type evolves with later assignments): `any` here, as a
+                    // `let x;` without initializer is.
+                    Some(e) if !*is_const && is_null_or_undefined(e) => ids::ANY,
                     Some(e) => {
                         let t = self.check_expr(file, e, None);
                         if *is_const { t } else { self.types.widen(t) }
@@ -3388,11 +3392,30 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
     }
 
+    /// Whether an enum member's value is a string (`A = "a"`); members without an
+    /// initializer, or with a numeric one, are numbers.
+    fn enum_member_is_string(&self, m: SymbolId) -> bool {
+        self.bound.symbol(m).decls.iter().any(|(_, d)| {
+            matches!(d, BDecl::EnumMember(member) if member.init.as_deref().is_some_and(|e| {
+                matches!(e, Expr::Lit(Lit::Str(_))) || matches!(e, Expr::Tpl(t) if t.exprs.is_empty())
+            }))
+        })
+    }
+
+    /// Whether every member of an enum is a string (a string enum, whose type relates to
+    /// `string`).
+    fn enum_is_string(&self, e: SymbolId) -> bool {
+        let members = &self.bound.symbol(e).exports;
+        !members.is_empty() && members.values().all(|&m| self.enum_member_is_string(m))
+    }
+
     /// The interface that gives a primitive its members.
     fn apparent(&mut self, t: TypeId) -> Option<TypeId> {
         let g = self.globals;
         let s = match self.types.kind(t).clone() {
             TypeKind::String | TypeKind::StringLit(_) => g.string,
+            TypeKind::Enum(e) if self.enum_is_string(e) => g.string,
+            TypeKind::EnumLiteral(m) if self.enum_member_is_string(m) => g.string,
             TypeKind::Number
             | TypeKind::NumberLit(_)
             | TypeKind::Enum(_)
@@ -3872,8 +3895,13 @@ impl<'a, 'b> Checker<'a, 'b> {
             | (K::BigIntLit(_), K::BigInt) => true,
             (K::StringLit(a), K::StringLit(b)) => a == b,
             (K::NumberLit(a), K::NumberLit(b)) => a == b,
-            (K::EnumLiteral(_) | K::Enum(_), K::Number) => true,
-            (K::NumberLit(_) | K::Number, K::Enum(_)) => true,
+            // String enums relate to `string`, numeric ones to `number` (both ways), as
+            // their members' values say.
+            (K::EnumLiteral(m), K::String) => self.enum_member_is_string(*m),
+            (K::Enum(e), K::String) => self.enum_is_string(*e),
+            (K::EnumLiteral(m), K::Number) => !self.enum_member_is_string(*m),
+            (K::Enum(e), K::Number) => !self.enum_is_string(*e),
+            (K::NumberLit(_) | K::Number, K::Enum(e)) => !self.enum_is_string(*e),
             (K::EnumLiteral(m), K::Enum(e)) => {
                 self.bound.symbol(*e).exports.values().any(|x| x == m)
             }
@@ -5702,4 +5730,15 @@ fn ts_type_key(file: u32, t: &TsType) -> (u32, u32, u32) {
     use swc_common::Spanned;
     let span = t.span();
     (file, span.lo.0, span.hi.0)
+}
+
+/// `null`, `undefined` or `void 0`, parentheses aside.
+fn is_null_or_undefined(e: &Expr) -> bool {
+    match e {
+        Expr::Paren(p) => is_null_or_undefined(&p.expr),
+        Expr::Lit(Lit::Null(_)) => true,
+        Expr::Ident(i) => i.sym.as_str() == "undefined",
+        Expr::Unary(u) => u.op == UnaryOp::Void && matches!(&*u.arg, Expr::Lit(_)),
+        _ => false,
+    }
 }

@@ -672,10 +672,26 @@ impl<'a> Checker<'a, '_> {
             return t;
         };
         let s = self.resolve_alias(s);
-        if self.bound.symbol(s).flags & flags::CLASS == 0 {
+        let instance = if self.bound.symbol(s).flags & flags::CLASS != 0 {
+            self.declared_type(s)
+        } else if self.bound.symbol(s).flags & flags::VALUE != 0 {
+            // A constructor declared as a value (`declare var HTMLElement: { prototype:
+            // HTMLElement; new (): HTMLElement }`): its `prototype`'s type, else what its
+            // construct signature makes, as TypeScript's instanceof narrowing takes it.
+            let ctor = self.type_of_symbol(s);
+            match self.property_type(ctor, &Atom::from("prototype")) {
+                Some(p) if !matches!(self.types.kind(p), TypeKind::Any) => p,
+                _ => match self.members(ctor).constructs.first() {
+                    Some(sig) => sig.ret,
+                    None => return t,
+                },
+            }
+        } else {
+            return t;
+        };
+        if matches!(self.types.kind(instance), TypeKind::Any) {
             return t;
         }
-        let instance = self.declared_type(s);
         if assume_true {
             let kept = self.filter(t, |c, m| m.is_assignable(c, instance));
             if kept == ids::NEVER { instance } else { kept }

@@ -196,3 +196,23 @@ fn qualified_type_names_report_the_part_that_does_not_resolve() {
     ]);
     insta::assert_snapshot!(render(&out.diagnostics));
 }
+
+#[test]
+fn string_enums_relate_to_string_and_numeric_enums_to_number() {
+    // As the native checker: only `const bad: number = e` (a string enum is no number).
+    let out = check(&[(
+        "a.ts",
+        "export enum EVENT { A = 'a', B = 'b' }\nexport enum N { X, Y }\nfunction takesString(s: string) { return s; }\nfunction takesNumber(n: number) { return n; }\nexport function f(e: EVENT, n: N) {\n  takesString(e);\n  takesString(EVENT.A);\n  takesNumber(n);\n  takesNumber(N.X);\n  const s: string = e;\n  const m: number = n;\n  const bad: number = e;\n  return e.toUpperCase();\n}\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn let_initialized_with_null_or_undefined_takes_later_assignments() {
+    // TypeScript's auto-typed `let`: no error for either variable.
+    let out = check(&[(
+        "a.ts",
+        "export function g() {\n  let data = null;\n  data = { info: 1 };\n  let later = undefined;\n  later = 'text';\n  return data.info + later.length;\n}\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}

@@ -144,6 +144,16 @@ fn user_type_guards_narrow_the_argument_in_each_branch() {
 }
 
 #[test]
+fn instanceof_a_constructor_declared_as_a_value_narrows_to_its_prototype() {
+    // `declare var` constructors, as the standard library declares HTMLElement.
+    let out = check(&[(
+        "a.ts",
+        "interface Elem { tag: string }\ninterface Other { other: number }\ndeclare var Elem: { prototype: Elem; new (): Elem };\ndeclare var Made: { new (): Other };\nexport function f(x: Elem | Other | null) {\n  if (x instanceof Elem) { const t: string = x.tag; }\n  if (x instanceof Made) { const o: number = x.other; }\n}\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
 fn narrowing_joins_branches_and_survives_loops() {
     let out = check(&[(
         "a.ts",
