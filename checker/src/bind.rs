@@ -2121,6 +2121,17 @@ impl<'a> Binder<'a, '_> {
                         let value = (a.op == AssignOp::Assign).then_some(&*a.right);
                         self.assignment(b.id.span.lo.0, value);
                     }
+                    AssignTarget::Simple(SimpleAssignTarget::Member(m))
+                        if is_property_reference(m) && self.flow != UNREACHABLE =>
+                    {
+                        let value = (a.op == AssignOp::Assign).then_some(&*a.right);
+                        let antecedent = self.flow;
+                        self.flow = self.add_flow(FlowNode::PropertyAssignment {
+                            target: m,
+                            value,
+                            antecedent,
+                        });
+                    }
                     AssignTarget::Pat(AssignTargetPat::Array(p)) => {
                         for e in p.elems.iter().flatten() {
                             self.pattern_assignment(e, None);
@@ -2528,6 +2539,19 @@ impl<'a> Binder<'a, '_> {
                 self.infer_params(&a.type_ann);
             }
         }
+    }
+}
+
+/// Whether `m` is a reference flow analysis can narrow: named properties (`x.a.b`, no
+/// computed keys, optional chains or `this`) on an identifier.
+pub fn is_property_reference(m: &MemberExpr) -> bool {
+    if !matches!(m.prop, MemberProp::Ident(_)) {
+        return false;
+    }
+    match &*m.obj {
+        Expr::Ident(_) => true,
+        Expr::Member(inner) => is_property_reference(inner),
+        _ => false,
     }
 }
 

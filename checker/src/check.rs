@@ -182,12 +182,12 @@ pub struct Checker<'a, 'b> {
     diagnostics: Vec<Diagnostic>,
     /// Narrowed types of references at flow joins, by file, flow node and symbol
     /// (TypeScript's `flowTypeCache`).
-    flow_types: FxHashMap<(u32, FlowId, SymbolId), TypeId>,
+    flow_types: FxHashMap<(u32, FlowId, SymbolId, u64), TypeId>,
     /// Whether each join is reachable (TypeScript's `flowNodeReachable`).
     flow_reachable: FxHashMap<(u32, FlowId), bool>,
     /// Joins whose flow type is being computed, with the union of their antecedents so far
     /// (what a loop head met again through a back edge is taken to be).
-    flow_in_progress: FxHashMap<(u32, FlowId, SymbolId), TypeId>,
+    flow_in_progress: FxHashMap<(u32, FlowId, SymbolId, u64), TypeId>,
     /// Back edges met so far; a join computed while one was met is not cached.
     flow_partial: u32,
     /// Flow nodes the current reference's walk has visited.
@@ -4471,7 +4471,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         };
         match self.bound.resolve(file, pos, &i.sym) {
             Some(s) if self.is_narrowable(file, s, declared) => {
-                self.flow_type_of_reference(file, s, declared, flow)
+                self.flow_type_of_reference(file, narrow::Reference::symbol(s), declared, flow)
             }
             _ => declared,
         }
@@ -4514,11 +4514,12 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
     }
 
-    fn check_member(&mut self, file: u32, m: &'a MemberExpr, _write: bool) -> TypeId {
+    fn check_member(&mut self, file: u32, m: &'a MemberExpr, write: bool) -> TypeId {
         let obj = self.check_expr(file, &m.obj, None);
         match &m.prop {
             MemberProp::Ident(name) => match self.property_type(obj, &name.sym) {
-                Some(t) => t,
+                Some(t) if write => t,
+                Some(t) => self.narrow_property_reference(file, m, t),
                 None => {
                     let shown = self.type_to_string(obj);
                     self.report(

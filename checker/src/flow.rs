@@ -6,7 +6,7 @@
 //! that walk (TypeScript's `getFlowTypeOfReference`). The graph is built once per file and
 //! shared, read-only, by every checker; what a checker learns from it (flow types,
 //! reachability) is cached per checker.
-use swc_ecma_ast::{CallExpr, Expr};
+use swc_ecma_ast::{CallExpr, Expr, MemberExpr};
 
 use crate::bind::SymbolId;
 
@@ -35,6 +35,15 @@ pub enum FlowNode<'a> {
         value: Option<&'a Expr>,
         antecedent: FlowId,
     },
+    /// `x.a.b = value` or a compound assignment to it (`value` only for a plain `=`), where
+    /// the target is a chain of named properties on an identifier: from here backwards
+    /// the property reference `x.a.b` has what was assigned, and longer references under
+    /// it (`x.a.b.c`) their declared types.
+    PropertyAssignment {
+        target: &'a MemberExpr,
+        value: Option<&'a Expr>,
+        antecedent: FlowId,
+    },
     /// The branch where `expr` was found true (or false).
     Condition {
         expr: &'a Expr,
@@ -59,6 +68,7 @@ impl FlowNode<'_> {
     pub fn antecedent(&self) -> Option<FlowId> {
         match self {
             FlowNode::Assignment { antecedent, .. }
+            | FlowNode::PropertyAssignment { antecedent, .. }
             | FlowNode::Condition { antecedent, .. }
             | FlowNode::Call { antecedent, .. } => Some(*antecedent),
             _ => None,

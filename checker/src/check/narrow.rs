@@ -47,13 +47,41 @@ fn strip(e: &Expr) -> &Expr {
     }
 }
 
+/// What flow analysis narrows (TypeScript's narrowable references): a variable or
+/// parameter, or a chain of named properties on one (`x.a.b`: `path` is `[a, b]`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reference<'r> {
+    pub sym: SymbolId,
+    pub path: &'r [Atom],
+}
+
+impl Reference<'_> {
+    /// A variable or parameter itself.
+    pub(super) fn symbol(sym: SymbolId) -> Reference<'static> {
+        Reference { sym, path: &[] }
+    }
+
+    /// The flow cache key of this reference under `declared` (a property reference's
+    /// declared type depends on where it is read, so it is part of the key, as in
+    /// TypeScript's flow cache keys).
+    fn key(&self, declared: TypeId) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        for p in self.path {
+            p.as_str().hash(&mut h);
+        }
+        declared.hash(&mut h);
+        h.finish()
+    }
+}
+
 impl<'a> Checker<'a, '_> {
-    /// The type of the reference to `sym` at `flow` in `file`, whose declared type is
+    /// The type of the reference `sym` at `flow` in `file`, whose declared type is
     /// `declared`.
     pub(super) fn flow_type_of_reference(
         &mut self,
         file: u32,
-        sym: SymbolId,
+        sym: Reference<'_>,
         declared: TypeId,
         flow: FlowId,
     ) -> TypeId {
@@ -126,7 +154,58 @@ impl<'a> Checker<'a, '_> {
         }
     }
 
-    fn flow_type(&mut self, file: u32, sym: SymbolId, declared: TypeId, flow: FlowId) -> TypeId {
+    /// The type of a property-access reference (`x.a.b`, read, not written) whose type
+    /// from its object is `declared`, narrowed by the conditions and assignments on the
+    /// way back to where `x` was last assigned, as TypeScript narrows property accesses
+    /// on variables and parameters.
+    pub(super) fn narrow_property_reference(
+        &mut self,
+        file: u32,
+        m: &MemberExpr,
+        declared: TypeId,
+    ) -> TypeId {
+        if !matches!(
+            self.types.kind(declared),
+            TypeKind::Union(_) | TypeKind::Unknown
+        ) {
+            return declared;
+        }
+        let mut path = Vec::new();
+        let mut e = m;
+        let root = loop {
+            let MemberProp::Ident(p) = &e.prop else {
+                return declared;
+            };
+            path.push(p.sym.clone());
+            match &*e.obj {
+                Expr::Ident(i) => break i,
+                Expr::Member(inner) => e = inner,
+                _ => return declared,
+            }
+        };
+        path.reverse();
+        let Some(sym) = self.bound.resolve(file, root.span.lo.0, &root.sym) else {
+            return declared;
+        };
+        if sym.file != file
+            || self.bound.symbol(sym).flags & (flags::VARIABLE | flags::PARAMETER) == 0
+        {
+            return declared;
+        }
+        let Some(&flow) = self.bound.files[file as usize].flow_of.get(&root.span.lo.0) else {
+            return declared;
+        };
+        let r = Reference { sym, path: &path };
+        self.flow_type_of_reference(file, r, declared, flow)
+    }
+
+    fn flow_type(
+        &mut self,
+        file: u32,
+        sym: Reference<'_>,
+        declared: TypeId,
+        flow: FlowId,
+    ) -> TypeId {
         let files = self.bound.files;
         let mut flow = flow;
         loop {
@@ -137,7 +216,12 @@ impl<'a> Checker<'a, '_> {
             match &*files[file as usize].flow_nodes[flow as usize] {
                 FlowNode::Unreachable => return ids::NEVER,
                 FlowNode::Start { captured_from, .. } => {
-                    if *captured_from != crate::flow::UNREACHABLE && self.is_constant(file, sym) {
+                    // Only a constant variable's own narrowing crosses into a closure;
+                    // properties may have changed by the time it runs.
+                    if *captured_from != crate::flow::UNREACHABLE
+                        && sym.path.is_empty()
+                        && self.is_constant(file, sym.sym)
+                    {
                         flow = *captured_from;
                         continue;
                     }
@@ -149,8 +233,36 @@ impl<'a> Checker<'a, '_> {
                     value,
                     antecedent,
                 } => {
-                    if *symbol == sym {
-                        return self.assigned_type(declared, *value);
+                    if *symbol == sym.sym {
+                        // The variable itself was assigned; its properties start over.
+                        return if sym.path.is_empty() {
+                            self.assigned_type(declared, *value)
+                        } else {
+                            declared
+                        };
+                    }
+                    flow = *antecedent;
+                }
+                FlowNode::PropertyAssignment {
+                    target,
+                    value,
+                    antecedent,
+                } => {
+                    if !sym.path.is_empty() {
+                        if self.member_is_reference(file, sym, target) {
+                            return self.assigned_type(declared, *value);
+                        }
+                        // `x.a = ...` resets `x.a.b`.
+                        let shorter = (1..sym.path.len()).any(|n| {
+                            let prefix = Reference {
+                                sym: sym.sym,
+                                path: &sym.path[..n],
+                            };
+                            self.member_is_reference(file, prefix, target)
+                        });
+                        if shorter {
+                            return declared;
+                        }
                     }
                     flow = *antecedent;
                 }
@@ -170,7 +282,7 @@ impl<'a> Checker<'a, '_> {
                     return self.narrow(file, sym, t, expr, *assume_true, 0);
                 }
                 FlowNode::Label { antecedents, .. } => {
-                    let key = (file, flow, sym);
+                    let key = (file, flow, sym.sym, sym.key(declared));
                     if let Some(&t) = self.flow_types.get(&key) {
                         return t;
                     }
@@ -258,15 +370,37 @@ impl<'a> Checker<'a, '_> {
         }
     }
 
-    fn is_reference(&self, file: u32, sym: SymbolId, e: &Expr) -> bool {
+    fn is_reference(&self, file: u32, sym: Reference<'_>, e: &Expr) -> bool {
         match strip(e) {
-            Expr::Ident(i) => self.bound.resolve(file, i.span.lo.0, &i.sym) == Some(sym),
+            Expr::Ident(i) => {
+                sym.path.is_empty()
+                    && self.bound.resolve(file, i.span.lo.0, &i.sym) == Some(sym.sym)
+            }
+            Expr::Member(m) => self.member_is_reference(file, sym, m),
+            _ => false,
+        }
+    }
+
+    /// Whether `m` is the property reference `sym` (`x.a.b` for `x` and `[a, b]`).
+    fn member_is_reference(&self, file: u32, sym: Reference<'_>, m: &MemberExpr) -> bool {
+        match (&m.prop, sym.path.split_last()) {
+            (MemberProp::Ident(p), Some((last, rest))) => {
+                p.sym == *last
+                    && self.is_reference(
+                        file,
+                        Reference {
+                            sym: sym.sym,
+                            path: rest,
+                        },
+                        &m.obj,
+                    )
+            }
             _ => false,
         }
     }
 
     /// Whether a condition can narrow `sym` (so the walk need not evaluate it otherwise).
-    fn mentions(&self, file: u32, sym: SymbolId, e: &Expr, depth: u32) -> bool {
+    fn mentions(&self, file: u32, sym: Reference<'_>, e: &Expr, depth: u32) -> bool {
         if depth > MAX_NARROW_DEPTH {
             return false;
         }
@@ -277,7 +411,9 @@ impl<'a> Checker<'a, '_> {
                 UnaryOp::TypeOf => self.is_reference(file, sym, &u.arg),
                 _ => false,
             },
-            Expr::Member(m) => self.is_reference(file, sym, &m.obj),
+            Expr::Member(m) => {
+                self.is_reference(file, sym, e) || self.is_reference(file, sym, &m.obj)
+            }
             Expr::Bin(b) => match b.op {
                 BinaryOp::LogicalAnd | BinaryOp::LogicalOr => {
                     self.mentions(file, sym, &b.left, depth + 1)
@@ -334,7 +470,7 @@ impl<'a> Checker<'a, '_> {
     fn narrow(
         &mut self,
         file: u32,
-        sym: SymbolId,
+        sym: Reference<'_>,
         t: TypeId,
         e: &Expr,
         assume_true: bool,
@@ -344,7 +480,7 @@ impl<'a> Checker<'a, '_> {
             return t;
         }
         match strip(e) {
-            Expr::Ident(_) => {
+            Expr::Ident(_) | Expr::Member(_) => {
                 if self.is_reference(file, sym, e) {
                     self.narrow_truthy(t, assume_true)
                 } else {
@@ -426,7 +562,7 @@ impl<'a> Checker<'a, '_> {
     fn narrow_type_guard(
         &mut self,
         file: u32,
-        sym: SymbolId,
+        sym: Reference<'_>,
         t: TypeId,
         call: &CallExpr,
         assume_true: bool,

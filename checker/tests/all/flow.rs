@@ -23,6 +23,7 @@ fn flow_at(src: &str, name: &str, n: usize) -> (Vec<String>, FlowId) {
             FlowNode::Unreachable => "unreachable".to_string(),
             FlowNode::Start { .. } => "start".to_string(),
             FlowNode::Assignment { .. } => "assignment".to_string(),
+            FlowNode::PropertyAssignment { .. } => "property assignment".to_string(),
             FlowNode::Condition { assume_true, .. } => format!("condition({assume_true})"),
             FlowNode::Label {
                 antecedents,
@@ -91,6 +92,18 @@ fn assignments_and_declarations_with_initializers_are_flow_nodes() {
 }
 
 #[test]
+fn assignments_to_property_chains_on_identifiers_are_flow_nodes() {
+    // `o.a.b = ...` and `o.a += ...` are; `o[k] = ...` and `f().a = ...` are not.
+    let src = "export {}; declare const o: any; declare const k: string; declare function f(): any;\no.a.b = 1; o.a += 1; o[k] = 2; f().a = 3; o;";
+    let (kinds, last) = flow_at(src, "o", 3);
+    assert_eq!(
+        kinds.iter().filter(|k| *k == "property assignment").count(),
+        2
+    );
+    assert_eq!(kinds[last as usize], "property assignment");
+}
+
+#[test]
 fn typeof_narrows_a_union_in_each_branch() {
     let out = check(&[(
         "a.ts",
@@ -149,6 +162,17 @@ fn instanceof_a_constructor_declared_as_a_value_narrows_to_its_prototype() {
     let out = check(&[(
         "a.ts",
         "interface Elem { tag: string }\ninterface Other { other: number }\ndeclare var Elem: { prototype: Elem; new (): Elem };\ndeclare var Made: { new (): Other };\nexport function f(x: Elem | Other | null) {\n  if (x instanceof Elem) { const t: string = x.tag; }\n  if (x instanceof Made) { const o: number = x.other; }\n}\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
+fn property_access_references_are_narrowed_like_variables() {
+    // As the native checker: `c.inner.w` after `c.inner` was reassigned is back to its
+    // declared type (8:9), and a closure does not keep a property's narrowing (9:31).
+    let out = check(&[(
+        "a.ts",
+        "interface Cfg { name: string | null; inner: { w: number | undefined }; mode: 'a' | 'b' }\nfunction takesString(s: string) { return s; }\nexport function h(c: Cfg) {\n  if (!c.name) { c.name = 'default'; }\n  takesString(c.name);\n  if (c.inner.w === undefined) { return; }\n  c.inner = { w: undefined };\n  const n: number = c.inner.w;\n  const f = () => takesString(c.name);\n  if (c.mode === 'a') { const m: 'a' = c.mode; }\n  return f;\n}\n",
     )]);
     insta::assert_snapshot!(render(&out.diagnostics));
 }
