@@ -7,6 +7,7 @@
 //! **the diagnostics of a file do not depend on which checker checked it, or on what that
 //! checker checked before**.
 mod narrow;
+mod this;
 
 use std::rc::Rc;
 
@@ -22,7 +23,7 @@ use crate::flow::FlowId;
 use crate::parse::ParsedFile;
 use crate::types::{
     Mapper, ObjectType, Param, Prop as PropT, PropSymbol, Signature, TypeId, TypeKind, TypeTable,
-    UNRESOLVED, ids,
+    UNRESOLVED, ids, tflags,
 };
 
 /// Deepest expression, statement or type nesting the checker walks.
@@ -119,6 +120,8 @@ pub struct Checker<'a, 'b> {
     resolved_signatures: FxHashMap<u64, Rc<Signature>>,
     members_cache: FxHashMap<TypeId, Rc<ObjectType>>,
     resolving_members: FxHashSet<TypeId>,
+    /// Polymorphic `this` types: parameters, declared members, `this`-instantiations.
+    this: this::ThisTypes,
     inst_cache: FxHashMap<(TypeId, u64), TypeId>,
     type_nodes: FxHashMap<(u32, u32, u32), TypeId>,
     constraints: FxHashMap<SymbolId, TypeId>,
@@ -179,6 +182,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             resolved_signatures: FxHashMap::default(),
             members_cache: FxHashMap::default(),
             resolving_members: FxHashSet::default(),
+            this: this::ThisTypes::default(),
             inst_cache: FxHashMap::default(),
             type_nodes: FxHashMap::default(),
             constraints: FxHashMap::default(),
@@ -654,10 +658,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             .get(&lo)
             .copied()
         {
-            Some(owner) => {
-                let d = self.declared_type(owner);
-                self.this_instance(d)
-            }
+            Some(owner) => self.this_expr_type(owner),
             None => ids::ANY,
         }
     }
@@ -799,7 +800,11 @@ impl<'a, 'b> Checker<'a, 'b> {
         for name in &m.order {
             self.prop_ty(&m.props[name]);
         }
-        self.this_types.push(this);
+        let this_expr = match sym {
+            Some(s) => self.this_expr_type(s),
+            None => this,
+        };
+        self.this_types.push(this_expr);
         for m in &c.body {
             match m {
                 ClassMember::Constructor(ctor) => {
@@ -1294,8 +1299,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                 TsKeywordTypeKind::TsNeverKeyword => ids::NEVER,
                 TsKeywordTypeKind::TsIntrinsicKeyword => ids::ANY,
             },
-            // Polymorphic `this` is approximated as `any` in annotations.
-            TsType::TsThisType(_) => ids::ANY,
+            // Polymorphic `this`: the `this` type parameter of the class or interface.
+            TsType::TsThisType(t) => self.this_type_node(file, t.span.lo.0),
             TsType::TsLitType(l) => match &l.lit {
                 TsLit::Str(s) => self.types.string_lit(&bind::str_atom(s)),
                 TsLit::Number(n) => self.types.number_lit(n.value),
@@ -2002,6 +2007,9 @@ impl<'a, 'b> Checker<'a, 'b> {
     }
 
     fn constraint_of(&mut self, s: SymbolId) -> Option<TypeId> {
+        if let Some(c) = self.this_constraint(s) {
+            return Some(c);
+        }
         match self.bound.symbol(s).decls.first() {
             Some((file, BDecl::TypeParam(p))) => {
                 let file = *file;
@@ -2118,10 +2126,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         };
         let this = match (self.bound.symbol(s).parent, local_owner) {
             (Some(p), _) if f & flags::STATIC != 0 => self.types.of_symbol(12, p),
-            (Some(p), _) | (None, Some(p)) => {
-                let d = self.declared_type(p);
-                self.this_instance(d)
-            }
+            (Some(p), _) | (None, Some(p)) => self.this_expr_type(p),
             (None, None) => ids::ANY,
         };
         self.this_types.push(this);
@@ -2472,13 +2477,20 @@ impl<'a, 'b> Checker<'a, 'b> {
         if !self.resolving_members.insert(t) || self.resolving_members.len() > 64 {
             return Rc::new(ObjectType::default());
         }
+        let partial = self.this.partial;
         let m = self.resolve_members(t);
         self.resolving_members.remove(&t);
-        self.members_cache.insert(t, m.clone());
+        // Not cached when a `this`-member cycle guard answered part of it.
+        if self.this.partial == partial {
+            self.members_cache.insert(t, m.clone());
+        }
         m
     }
 
     fn resolve_members(&mut self, t: TypeId) -> Rc<ObjectType> {
+        if let Some(m) = self.this_members(t) {
+            return m;
+        }
         match self.types.kind(t).clone() {
             TypeKind::Object(o) => o,
             TypeKind::Declared(s) => Rc::new(self.declared_members(s)),
@@ -2636,7 +2648,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 _ => Vec::new(),
             };
             for b in bases {
-                let bm = self.members(b);
+                let bm = self.base_members(s, b);
                 for name in &bm.order {
                     obj.insert_symbol(name.clone(), bm.props[name].clone());
                 }
@@ -2859,6 +2871,9 @@ impl<'a, 'b> Checker<'a, 'b> {
 
     fn instantiate(&mut self, t: TypeId, m: &Mapper) -> TypeId {
         if !self.types.is_generic(t) || m.pairs.is_empty() {
+            return t;
+        }
+        if m.this_only && self.types.flags(t) & tflags::THIS == 0 {
             return t;
         }
         if let Some(&r) = self.inst_cache.get(&(t, m.key)) {
@@ -3211,10 +3226,14 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
             }
             TypeKind::Keyof(_) | TypeKind::Indexed(..) => Some(ids::ANY),
-            TypeKind::TypeParam(p) => match self.constraint_of(p) {
-                Some(c) if c != t => self.property_type(c, name),
-                _ => None,
-            },
+            // A type parameter constrained by a class or interface with a `this` type has
+            // its members with `this` := itself (below); others those of their constraint.
+            TypeKind::TypeParam(p) if self.this_apparent_target(t).is_none() => {
+                match self.constraint_of(p) {
+                    Some(c) if c != t => self.property_type(c, name),
+                    _ => None,
+                }
+            }
             TypeKind::Null
             | TypeKind::Undefined
             | TypeKind::Void
@@ -3629,7 +3648,8 @@ impl<'a, 'b> Checker<'a, 'b> {
             MemberProp::Ident(name) => match self.property_type(obj, &name.sym) {
                 Some(t) => t,
                 None => {
-                    let shown = self.type_to_string(obj);
+                    let on = self.shown_for_missing_property(obj);
+                    let shown = self.type_to_string(on);
                     self.report(
                         file,
                         name.span.lo.0,
@@ -4317,6 +4337,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     }
                 }
             }
+            TypeKind::TypeParam(s) if self.is_this_owner(s) => out.push_str("this"),
             TypeKind::TypeParam(s) | TypeKind::Declared(s) | TypeKind::Enum(s) => {
                 out.push_str(&self.bound.symbol(s).name)
             }
