@@ -187,6 +187,14 @@ pub struct FileBinding<'a> {
     /// The class whose `this` a local variable's initializer sees, by the variable's name
     /// position (a local declared in a method, constructor or initializer).
     pub binding_this: FxHashMap<u32, SymbolId>,
+    /// The class or interface whose polymorphic `this` type a `this` type annotation
+    /// denotes, by the annotation's start position: annotations in a non-static member of
+    /// a class or interface, as TypeScript's `getThisType` finds them (not in nested type
+    /// literals' members, nor in functions declared inside a member).
+    pub this_type_owners: FxHashMap<u32, SymbolId>,
+    /// Interfaces whose declaration mentions a `this` type anywhere (TypeScript's
+    /// `NodeFlags.ContainsThis`), by the start position of the interface's name.
+    pub interfaces_with_this: rustc_hash::FxHashSet<u32>,
     /// References inside global namespaces that no enclosing scope declares, with the
     /// namespace path to look them up in (innermost first) before the global table.
     pub namespace_refs: FxHashMap<u32, Arc<[Atom]>>,
@@ -460,6 +468,9 @@ pub fn bind_file<'a>(
         pending_label: None,
         capturing: false,
         current_this: None,
+        this_type_owner: None,
+        next_fn_this_type: None,
+        seen_this_type: false,
     };
     b.out.flow_nodes.push(Box::new(FlowNode::Unreachable));
     b.out.flow_depth.push(0);
@@ -535,6 +546,13 @@ struct Binder<'a, 'p> {
     capturing: bool,
     /// The class whose `this` the code being bound sees (arrows keep it, functions reset it).
     current_this: Option<SymbolId>,
+    /// The class or interface a `this` type annotation here denotes (see
+    /// [`FileBinding::this_type_owners`]).
+    this_type_owner: Option<SymbolId>,
+    /// The owner the next function walked is a non-static method of (taken by `function`).
+    next_fn_this_type: Option<SymbolId>,
+    /// A `this` type was met since the enclosing interface declaration began.
+    seen_this_type: bool,
 }
 
 /// A statement `break` or `continue` can leave: its label, the flows that break out of
@@ -1536,12 +1554,18 @@ impl<'a> Binder<'a, '_> {
     fn interface(&mut self, i: &'a TsInterfaceDecl) {
         let owner = self.scopes.last().and_then(|s| s.get(&i.id.sym)).copied();
         self.scopes.push(FxHashMap::default());
+        let outer_seen = std::mem::replace(&mut self.seen_this_type, false);
         self.type_params(i.type_params.as_deref());
         for e in &i.extends {
             self.heritage(e);
         }
+        let outer_owner = std::mem::replace(&mut self.this_type_owner, owner);
         for m in &i.body.body {
             self.type_element(m, owner);
+        }
+        self.this_type_owner = outer_owner;
+        if std::mem::replace(&mut self.seen_this_type, outer_seen) {
+            self.out.interfaces_with_this.insert(i.id.span.lo.0);
         }
         self.scopes.pop();
     }
@@ -1820,7 +1844,9 @@ impl<'a> Binder<'a, '_> {
                     }
                     if let Some(body) = &ctor.body {
                         let outer = std::mem::replace(&mut self.current_this, owner);
+                        let outer_type = std::mem::replace(&mut self.this_type_owner, owner);
                         self.block(&body.stmts);
+                        self.this_type_owner = outer_type;
                         self.current_this = outer;
                     }
                     self.scopes.pop();
@@ -1839,9 +1865,13 @@ impl<'a> Binder<'a, '_> {
                         );
                     }
                     self.prop_key(&method.key);
+                    self.next_fn_this_type = owner.filter(|_| !method.is_static);
                     self.function(&method.function);
                 }
-                ClassMember::PrivateMethod(method) => self.function(&method.function),
+                ClassMember::PrivateMethod(method) => {
+                    self.next_fn_this_type = owner.filter(|_| !method.is_static);
+                    self.function(&method.function)
+                }
                 ClassMember::ClassProp(p) => {
                     for d in &p.decorators {
                         self.expr(&d.expr);
@@ -1860,26 +1890,43 @@ impl<'a> Binder<'a, '_> {
                         );
                     }
                     self.prop_key(&p.key);
+                    let outer = self.enter_member(owner, p.is_static);
                     self.opt_ann(p.type_ann.as_deref());
                     self.opt_expr(p.value.as_deref());
+                    self.this_type_owner = outer;
                 }
                 ClassMember::PrivateProp(p) => {
                     for d in &p.decorators {
                         self.expr(&d.expr);
                     }
+                    let outer = self.enter_member(owner, p.is_static);
                     self.opt_ann(p.type_ann.as_deref());
                     self.opt_expr(p.value.as_deref());
+                    self.this_type_owner = outer;
                 }
-                ClassMember::TsIndexSignature(i) => self.index_signature(i, owner),
+                ClassMember::TsIndexSignature(i) => {
+                    let outer = self.enter_member(owner, i.is_static);
+                    self.index_signature(i, owner);
+                    self.this_type_owner = outer;
+                }
                 ClassMember::StaticBlock(b) => self.block(&b.body.stmts),
                 ClassMember::AutoAccessor(a) => {
+                    let outer = self.enter_member(owner, a.is_static);
                     self.opt_ann(a.type_ann.as_deref());
                     self.opt_expr(a.value.as_deref());
+                    self.this_type_owner = outer;
                 }
                 ClassMember::Empty(_) => {}
             }
         }
         self.scopes.pop();
+    }
+
+    /// Starts walking a class member: a `this` type in it denotes the class's unless the
+    /// member is static. Returns the owner to restore afterwards.
+    fn enter_member(&mut self, owner: Option<SymbolId>, is_static: bool) -> Option<SymbolId> {
+        let own = owner.filter(|_| !is_static);
+        std::mem::replace(&mut self.this_type_owner, own)
     }
 
     fn prop_key(&mut self, key: &'a PropName) {
@@ -1893,7 +1940,11 @@ impl<'a> Binder<'a, '_> {
         // its own.
         let own_this = self.out.this_owners.get(&f.span.lo.0).copied();
         let outer = std::mem::replace(&mut self.current_this, own_this);
+        // Likewise a `this` type: a method's is its class's, another function's is none.
+        let own_type = self.next_fn_this_type.take();
+        let outer_type = std::mem::replace(&mut self.this_type_owner, own_type);
         self.function_inner(f);
+        self.this_type_owner = outer_type;
         self.current_this = outer;
     }
 
@@ -2365,7 +2416,13 @@ impl<'a> Binder<'a, '_> {
     fn ty(&mut self, t: &'a TsType) {
         self.out.nodes += 1;
         match t {
-            TsType::TsKeywordType(_) | TsType::TsThisType(_) | TsType::TsLitType(_) => {}
+            TsType::TsKeywordType(_) | TsType::TsLitType(_) => {}
+            TsType::TsThisType(t) => {
+                self.seen_this_type = true;
+                if let Some(o) = self.this_type_owner {
+                    self.out.this_type_owners.insert(t.span.lo.0, o);
+                }
+            }
             TsType::TsFnOrConstructorType(f) => {
                 self.scopes.push(FxHashMap::default());
                 let (tp, params, ann) = match f {
@@ -2393,9 +2450,12 @@ impl<'a> Binder<'a, '_> {
             }
             TsType::TsTypeLit(l) => {
                 let owner = self.anonymous("__type", SyntaxDecl::TypeLiteral(l));
+                // A type literal's members have no `this` type (TypeScript reports TS2526).
+                let outer = self.this_type_owner.take();
                 for m in &l.members {
                     self.type_element(m, Some(owner));
                 }
+                self.this_type_owner = outer;
             }
             TsType::TsArrayType(a) => self.ty(&a.elem_type),
             TsType::TsTupleType(t) => {
@@ -2451,6 +2511,9 @@ impl<'a> Binder<'a, '_> {
                 self.scopes.pop();
             }
             TsType::TsTypePredicate(p) => {
+                if let TsThisTypeOrIdent::TsThisType(_) = &p.param_name {
+                    self.seen_this_type = true;
+                }
                 if let Some(a) = &p.type_ann {
                     self.ty(&a.type_ann);
                 }

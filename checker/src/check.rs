@@ -7,6 +7,7 @@
 //! **the diagnostics of a file do not depend on which checker checked it, or on what that
 //! checker checked before**.
 mod narrow;
+mod this;
 
 use std::rc::Rc;
 
@@ -22,7 +23,7 @@ use crate::flow::FlowId;
 use crate::parse::ParsedFile;
 use crate::types::{
     ConditionalRoot, ConditionalType, MappedRoot, MappedType, Mapper, ObjectType, Param,
-    Prop as PropT, PropSymbol, Signature, TypeId, TypeKind, TypeTable, UNRESOLVED, ids,
+    Prop as PropT, PropSymbol, Signature, TypeId, TypeKind, TypeTable, UNRESOLVED, ids, tflags,
 };
 
 /// Deepest expression, statement or type nesting the checker walks.
@@ -138,6 +139,8 @@ pub struct Checker<'a, 'b> {
     resolved_signatures: FxHashMap<u64, Rc<Signature>>,
     members_cache: FxHashMap<TypeId, Rc<ObjectType>>,
     resolving_members: FxHashSet<TypeId>,
+    /// Polymorphic `this` types: parameters, declared members, `this`-instantiations.
+    this: this::ThisTypes,
     inst_cache: FxHashMap<(TypeId, u64), TypeId>,
     type_nodes: FxHashMap<(u32, u32, u32), TypeId>,
     constraints: FxHashMap<SymbolId, TypeId>,
@@ -220,6 +223,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             resolved_signatures: FxHashMap::default(),
             members_cache: FxHashMap::default(),
             resolving_members: FxHashSet::default(),
+            this: this::ThisTypes::default(),
             inst_cache: FxHashMap::default(),
             type_nodes: FxHashMap::default(),
             constraints: FxHashMap::default(),
@@ -778,10 +782,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             .get(&lo)
             .copied()
         {
-            Some(owner) => {
-                let d = self.declared_type(owner);
-                self.this_instance(d)
-            }
+            Some(owner) => self.this_expr_type(owner),
             None => ids::ANY,
         }
     }
@@ -934,7 +935,11 @@ impl<'a, 'b> Checker<'a, 'b> {
         for name in &m.order {
             self.prop_ty(&m.props[name]);
         }
-        self.this_types.push(this);
+        let this_expr = match sym {
+            Some(s) => self.this_expr_type(s),
+            None => this,
+        };
+        self.this_types.push(this_expr);
         for m in &c.body {
             match m {
                 ClassMember::Constructor(ctor) => {
@@ -1468,8 +1473,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                 TsKeywordTypeKind::TsNeverKeyword => ids::NEVER,
                 TsKeywordTypeKind::TsIntrinsicKeyword => ids::ANY,
             },
-            // Polymorphic `this` is approximated as `any` in annotations.
-            TsType::TsThisType(_) => ids::ANY,
+            // Polymorphic `this`: the `this` type parameter of the class or interface.
+            TsType::TsThisType(t) => self.this_type_node(file, t.span.lo.0),
             TsType::TsLitType(l) => match &l.lit {
                 TsLit::Str(s) => self.types.string_lit(&bind::str_atom(s)),
                 TsLit::Number(n) => self.types.number_lit(n.value),
@@ -2758,6 +2763,9 @@ impl<'a, 'b> Checker<'a, 'b> {
     }
 
     fn constraint_of(&mut self, s: SymbolId) -> Option<TypeId> {
+        if let Some(c) = self.this_constraint(s) {
+            return Some(c);
+        }
         match self.bound.symbol(s).decls.first() {
             Some((file, BDecl::TypeParam(p))) => {
                 let file = *file;
@@ -2894,10 +2902,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         };
         let this = match (self.bound.symbol(s).parent, local_owner) {
             (Some(p), _) if f & flags::STATIC != 0 => self.types.of_symbol(12, p),
-            (Some(p), _) | (None, Some(p)) => {
-                let d = self.declared_type(p);
-                self.this_instance(d)
-            }
+            (Some(p), _) | (None, Some(p)) => self.this_expr_type(p),
             (None, None) => ids::ANY,
         };
         self.this_types.push(this);
@@ -3258,11 +3263,13 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         let outer = self.begin_cached();
         let outer_taint = std::mem::replace(&mut self.inst_taint, false);
+        let partial = self.this.partial;
         let m = self.resolve_members(t);
         let clean = self.end_cached(outer);
         self.resolving_members.remove(&t);
         let tainted = self.inst_taint;
-        if clean && !tainted {
+        // Nor when a `this`-member cycle guard answered part of it.
+        if clean && !tainted && self.this.partial == partial {
             self.members_cache.insert(t, m.clone());
         }
         self.inst_taint = outer_taint || tainted;
@@ -3270,6 +3277,9 @@ impl<'a, 'b> Checker<'a, 'b> {
     }
 
     fn resolve_members(&mut self, t: TypeId) -> Rc<ObjectType> {
+        if let Some(m) = self.this_members(t) {
+            return m;
+        }
         match self.types.kind(t).clone() {
             TypeKind::Object(o) => o,
             TypeKind::Declared(s) => Rc::new(self.declared_members(s)),
@@ -3454,7 +3464,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 _ => Vec::new(),
             };
             for b in bases {
-                let bm = self.members(b);
+                let bm = self.base_members(s, b);
                 for name in &bm.order {
                     obj.insert_symbol(name.clone(), bm.props[name].clone());
                 }
@@ -3677,6 +3687,9 @@ impl<'a, 'b> Checker<'a, 'b> {
 
     fn instantiate(&mut self, t: TypeId, m: &Mapper) -> TypeId {
         if !self.types.is_generic(t) || m.pairs.is_empty() {
+            return t;
+        }
+        if m.this_only && self.types.flags(t) & tflags::THIS == 0 {
             return t;
         }
         if let Some(&r) = self.inst_cache.get(&(t, m.key)) {
@@ -4094,10 +4107,14 @@ impl<'a, 'b> Checker<'a, 'b> {
                     self.property_type(c, name)
                 }
             }
-            TypeKind::TypeParam(p) => match self.constraint_of(p) {
-                Some(c) if c != t => self.property_type(c, name),
-                _ => None,
-            },
+            // A type parameter constrained by a class or interface with a `this` type has
+            // its members with `this` := itself (below); others those of their constraint.
+            TypeKind::TypeParam(p) if self.this_apparent_target(t).is_none() => {
+                match self.constraint_of(p) {
+                    Some(c) if c != t => self.property_type(c, name),
+                    _ => None,
+                }
+            }
             TypeKind::Null
             | TypeKind::Undefined
             | TypeKind::Void
@@ -4521,7 +4538,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                 Some(t) if write => t,
                 Some(t) => self.narrow_property_reference(file, m, t),
                 None => {
-                    let shown = self.type_to_string(obj);
+                    let on = self.shown_for_missing_property(obj);
+                    let shown = self.type_to_string(on);
                     self.report(
                         file,
                         name.span.lo.0,
@@ -5320,6 +5338,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     }
                 }
             }
+            TypeKind::TypeParam(s) if self.is_this_owner(s) => out.push_str("this"),
             TypeKind::TypeParam(s) | TypeKind::Declared(s) | TypeKind::Enum(s) => {
                 if self.printing_infer.contains(&t) {
                     out.push_str("infer ");

@@ -98,6 +98,9 @@ pub struct Mapper {
     pub key: u64,
     /// Identifies the mapping by structure only, for stable keys of what it creates.
     pub stable: u64,
+    /// Every parameter mapped is a `this` type: types without [`tflags::THIS`] map to
+    /// themselves.
+    pub this_only: bool,
 }
 
 impl Mapper {
@@ -112,7 +115,16 @@ impl Mapper {
             stable = (stable ^ types.stable(p)).wrapping_mul(0x100000001b3);
             stable = (stable ^ types.stable(a)).wrapping_mul(0x100000001b3);
         }
-        Mapper { pairs, key, stable }
+        let this_only = !pairs.is_empty()
+            && pairs
+                .iter()
+                .all(|&(p, _)| types.flags(p) & tflags::THIS != 0);
+        Mapper {
+            pairs,
+            key,
+            stable,
+            this_only,
+        }
     }
 
     pub fn get(&self, t: TypeId) -> Option<TypeId> {
@@ -267,6 +279,8 @@ pub mod tflags {
     pub const GENERIC: u8 = 1;
     /// A string, number, boolean or bigint literal type.
     pub const LITERAL: u8 = 2;
+    /// The type mentions a class's or interface's `this` type (implies [`GENERIC`]).
+    pub const THIS: u8 = 4;
 }
 
 /// One interned type; each is its own allocation, as in a real checker.
@@ -428,12 +442,11 @@ impl TypeTable {
         self.types.is_empty()
     }
 
+    /// [`tflags::GENERIC`] and [`tflags::THIS`] when some of `ts` has them.
     fn generic_of(&self, ts: &[TypeId]) -> u8 {
-        if ts.iter().any(|&t| self.is_generic(t)) {
-            tflags::GENERIC
-        } else {
-            0
-        }
+        ts.iter().fold(0, |f, &t| {
+            f | (self.flags(t) & (tflags::GENERIC | tflags::THIS))
+        })
     }
 
     pub fn string_lit(&mut self, s: &Atom) -> TypeId {
@@ -487,6 +500,8 @@ impl TypeTable {
             14 => (TypeKind::Enum(sym), 0),
             15 => (TypeKind::EnumLiteral(sym), tflags::LITERAL),
             16 => (TypeKind::Module(sym.file), 0),
+            // The `this` type parameter of a class or interface (`sym`).
+            17 => (TypeKind::TypeParam(sym), tflags::GENERIC | tflags::THIS),
             _ => unreachable!("unknown symbol type tag {tag}"),
         };
         let t = self.push(kind, flags, stable_of(tag, &[sym_key(sym)]));
@@ -611,16 +626,14 @@ impl TypeTable {
 
     pub fn keyof(&mut self, t: TypeId) -> TypeId {
         let s = self.stable(t);
-        self.push(TypeKind::Keyof(t), tflags::GENERIC, stable_of(23, &[s]))
+        let flags = tflags::GENERIC | self.generic_of(&[t]);
+        self.push(TypeKind::Keyof(t), flags, stable_of(23, &[s]))
     }
 
     pub fn indexed(&mut self, o: TypeId, i: TypeId) -> TypeId {
         let parts = [self.stable(o), self.stable(i)];
-        self.push(
-            TypeKind::Indexed(o, i),
-            tflags::GENERIC,
-            stable_of(24, &parts),
-        )
+        let flags = tflags::GENERIC | self.generic_of(&[o, i]);
+        self.push(TypeKind::Indexed(o, i), flags, stable_of(24, &parts))
     }
 
     pub fn lazy_alias(&mut self, sym: SymbolId, args: Box<[TypeId]>) -> TypeId {

@@ -9,6 +9,7 @@ mod flow;
 mod report;
 mod resolution;
 mod synthetic;
+mod this_types;
 mod utility_types;
 
 use checker::{Diagnostic, Options, Outcome};
