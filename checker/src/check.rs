@@ -195,7 +195,18 @@ pub struct Checker<'a, 'b> {
     flow_partial: u32,
     /// Flow nodes the current reference's walk has visited.
     flow_steps: u32,
+    /// Verdicts of type argument constraint checks, by [`ConstraintKey`]: the first argument
+    /// that does not satisfy its constraint, with the instantiated constraint.
+    constraint_checks: FxHashMap<ConstraintKey, Option<(usize, TypeId)>>,
+    /// How many conditional types the type node walk is inside (where TypeScript narrows
+    /// the checked type in the true branch, which this checker does not model).
+    in_conditional: u32,
 }
+
+/// A constraint check: the declaration's first type parameter, how many arguments were
+/// written, which generic arguments and constraints are decided, and the arguments
+/// (defaults filled in).
+type ConstraintKey = (TypeId, u32, u8, Box<[TypeId]>);
 
 /// `NodeLinks::flags` of a type annotation node, an expression, a statement.
 const TYPE_NODE: u32 = 1 << 31;
@@ -254,6 +265,8 @@ impl<'a, 'b> Checker<'a, 'b> {
             flow_in_progress: FxHashMap::default(),
             flow_partial: 0,
             flow_steps: 0,
+            constraint_checks: FxHashMap::default(),
+            in_conditional: 0,
         };
         let g = |name: &str| bound.globals.get(&Atom::from(name)).copied();
         c.globals = Globals {
@@ -887,6 +900,9 @@ impl<'a, 'b> Checker<'a, 'b> {
                 self.check_type_node(file, t);
             }
         }
+        if let Some(entity) = c.super_class.as_deref().and_then(expr_entity) {
+            self.check_reference_constraints(file, &entity, c.super_type_params.as_deref(), true);
+        }
         for i in &c.implements {
             self.check_heritage_node(file, i);
         }
@@ -1105,6 +1121,9 @@ impl<'a, 'b> Checker<'a, 'b> {
                 self.check_type_node(file, t);
             }
         }
+        if let Some(entity) = expr_entity(&e.expr) {
+            self.check_reference_constraints(file, &entity, e.type_args.as_deref(), false);
+        }
     }
 
     fn check_type_element(&mut self, file: u32, m: &'a TsTypeElement) {
@@ -1194,6 +1213,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                         self.check_type_node(file, a);
                     }
                 }
+                self.check_reference_constraints(file, &entity, r.type_params.as_deref(), false);
             }
             TsType::TsFnOrConstructorType(f) => {
                 let (tp, params, ann) = match f {
@@ -1235,9 +1255,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
             }
             TsType::TsConditionalType(c) => {
+                self.in_conditional += 1;
                 for t in [&c.check_type, &c.extends_type, &c.true_type, &c.false_type] {
                     self.check_type_node(file, t);
                 }
+                self.in_conditional -= 1;
             }
             TsType::TsParenthesizedType(p) => self.check_type_node(file, &p.type_ann),
             TsType::TsTypeOperator(o) => self.check_type_node(file, &o.type_ann),
@@ -1706,7 +1728,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             return self.types.keyof(t);
         }
         match self.types.kind(t) {
-            TypeKind::Any => return ids::STRING,
+            TypeKind::Any => return self.types.union(&[ids::STRING, ids::NUMBER, ids::SYMBOL]),
             TypeKind::Union(_) | TypeKind::Never => return ids::NEVER,
             _ => {}
         }
@@ -3217,6 +3239,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                     | TypeKind::StringLit(_)
                     | TypeKind::NumberLit(_)
                     | TypeKind::BoolLit(_)
+                    // `K extends keyof T` keeps literals too (isTypeParameterWithKeyofConstraint).
+                    | TypeKind::Keyof(_)
             )
         };
         match self.types.kind(c) {
@@ -4928,7 +4952,16 @@ impl<'a, 'b> Checker<'a, 'b> {
             })
             .collect();
         let mut last_failure = None;
+        let mut type_arg_failure = None;
         for (ci, cand) in candidates.iter().enumerate() {
+            // As in TypeScript's chooseOverload, explicit type arguments that do not satisfy
+            // a candidate's constraints rule it out.
+            if let (Some(ex), Some(ta)) = (&explicit, type_args)
+                && let Some(f) = self.explicit_constraint_failure(file, cand, ex, ta)
+            {
+                type_arg_failure = Some((f, cand.clone()));
+                continue;
+            }
             let sig = if ci == 0 && cand.type_params.is_empty() {
                 first.clone()
             } else {
@@ -4955,6 +4988,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
                 Some(f) => last_failure = Some((f, sig.ret)),
             }
+        }
+        if last_failure.is_none()
+            && let (Some(((i, c), cand)), Some(ta)) = (type_arg_failure, type_args)
+        {
+            return self.report_call_constraint(file, ta, i, c, &cand, args, &arg_types);
         }
         let ((i, at, pt), ret) = last_failure.expect("at least one candidate failed");
         let (a, p) = (self.type_to_string(at), self.type_to_string(pt));
@@ -5063,7 +5101,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                     }
                 }
                 let ret = sig.ret;
-                tps.iter()
+                let inferred: Vec<TypeId> = tps
+                    .iter()
                     .map(|tp| match cands.get(tp) {
                         Some(c) if !c.is_empty() => {
                             let u = self.types.union(c);
@@ -5090,7 +5129,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                             _ => ids::UNKNOWN,
                         },
                     })
-                    .collect()
+                    .collect();
+                self.inferred_within_constraints(&tps, inferred)
             }
         };
         let m = Mapper::new(&self.types, &tps, &inferred);
@@ -5266,6 +5306,353 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
         }
         self.infer_from(ps.ret, as_.ret, tps, out, depth + 1);
+    }
+
+    // ------------------------------------------------------------------ constraints
+
+    /// TS2344 for the type arguments of a reference to a generic class, interface or alias
+    /// (`Foo<X>` in a type position, `extends Base<X>`, `implements I<X>`), as TypeScript's
+    /// checkTypeReferenceNode and checkClassLikeDeclaration do; `classes_only` for a class's
+    /// `extends`, whose type parameters are its base class's.
+    fn check_reference_constraints(
+        &mut self,
+        file: u32,
+        entity: &[(u32, Atom)],
+        args: Option<&'a TsTypeParamInstantiation>,
+        classes_only: bool,
+    ) {
+        let Some(args) = args else { return };
+        let Some(s) = self.resolve_entity(file, entity) else {
+            return;
+        };
+        let s = self.resolve_alias(s);
+        let mask = if classes_only {
+            flags::CLASS
+        } else {
+            flags::CLASS | flags::INTERFACE | flags::TYPE_ALIAS
+        };
+        if self.bound.symbol(s).flags & mask == 0 {
+            return;
+        }
+        let params = self.type_params_of(s);
+        let given = args.params.len();
+        // A wrong argument count is TS2314; TypeScript checks no constraint then.
+        if params.is_empty() || given > params.len() || given < self.required_type_args(s) {
+            return;
+        }
+        let written: Vec<TypeId> = args
+            .params
+            .iter()
+            .map(|t| self.type_from_node(file, t))
+            .collect();
+        let filled = self.fill_args(s, &params, written);
+        // Inside a conditional type TypeScript narrows the checked type in the true branch,
+        // which this checker does not model: generic arguments and constraints stay unchecked.
+        let decide = self.in_conditional == 0;
+        if let Some((i, c)) = self.unsatisfied_constraint(&params, &filled, given, decide, decide)
+            && !self.approximated(file, &args.params[i], params[i])
+        {
+            let pos = ts_type_lo(&args.params[i]);
+            self.report_constraint(file, pos, filled[i], c);
+        }
+    }
+
+    /// For a call with explicit type arguments: the first that does not satisfy candidate
+    /// `sig`'s constraint, with that constraint. A constraint that still names type
+    /// parameters after instantiation names an outer declaration's (a method's `S extends
+    /// T` on an instantiated `Array<T>`), which the signature no longer maps: unchecked.
+    fn explicit_constraint_failure(
+        &mut self,
+        file: u32,
+        sig: &Signature,
+        explicit: &[TypeId],
+        type_args: &'a TsTypeParamInstantiation,
+    ) -> Option<(usize, TypeId)> {
+        let tps = &sig.type_params;
+        if tps.is_empty() || explicit.len() > tps.len() {
+            return None;
+        }
+        let mut args = explicit.to_vec();
+        args.resize(tps.len(), ids::ANY);
+        let (i, c) = self.unsatisfied_constraint(tps, &args, explicit.len(), true, false)?;
+        let approximated = self.approximated(file, &type_args.params[i], tps[i]);
+        (!approximated).then_some((i, c))
+    }
+
+    /// Reports TS2344 for a call whose every candidate failed on its explicit type
+    /// arguments (TypeScript's `candidateForTypeArgumentError`, the last such candidate);
+    /// the call's type is that candidate's return type.
+    #[allow(clippy::too_many_arguments)]
+    fn report_call_constraint(
+        &mut self,
+        file: u32,
+        type_args: &'a TsTypeParamInstantiation,
+        i: usize,
+        constraint: TypeId,
+        cand: &Signature,
+        args: &'a [ExprOrSpread],
+        arg_types: &[TypeId],
+    ) -> TypeId {
+        let node = &type_args.params[i];
+        let a = self.type_from_node(file, node);
+        self.report_constraint(file, ts_type_lo(node), a, constraint);
+        let explicit: Vec<TypeId> = type_args
+            .params
+            .iter()
+            .map(|t| self.type_from_node(file, t))
+            .collect();
+        self.instantiate_for_call(cand, Some(&explicit), args, file, Some(arg_types))
+            .ret
+    }
+
+    /// TypeScript's checkTypeArgumentConstraints: the first of the `given` written
+    /// arguments that does not satisfy its parameter's constraint, instantiated with all of
+    /// `args` (defaults filled in), and that constraint. What this checker cannot decide is
+    /// taken as satisfied, so it never reports what TypeScript would not: a generic argument
+    /// other than a type parameter (whose constraint is related, as TypeScript does), any
+    /// generic argument unless `generic_args`, a constraint still generic after
+    /// instantiation unless `generic_constraints`. Each verdict is computed once per
+    /// checker, and cached only when nothing it met was a cycle's placeholder or a guess
+    /// made at a depth limit.
+    fn unsatisfied_constraint(
+        &mut self,
+        params: &[TypeId],
+        args: &[TypeId],
+        given: usize,
+        generic_args: bool,
+        generic_constraints: bool,
+    ) -> Option<(usize, TypeId)> {
+        let mode = (generic_args as u8) | (generic_constraints as u8) << 1;
+        let key: ConstraintKey = (params[0], given as u32, mode, args.into());
+        if let Some(&v) = self.constraint_checks.get(&key) {
+            return v;
+        }
+        // Only a check started outside any relation, instantiation or alias resolution can
+        // be cached: inside one, what it meets may be an assumption or a placeholder.
+        let settled = self.relating.is_empty()
+            && self.alias_stack.is_empty()
+            && self.inst_depth == 0
+            && self.type_depth == 0;
+        let outer = self.begin_cached();
+        let m = Mapper::new(&self.types, params, args);
+        let mut verdict = None;
+        for i in 0..given.min(params.len()).min(args.len()) {
+            let TypeKind::TypeParam(p) = *self.types.kind(params[i]) else {
+                continue;
+            };
+            let Some(c) = self.constraint_of(p) else {
+                continue;
+            };
+            let a = args[i];
+            if self.types.is_generic(a)
+                && !(generic_args && matches!(self.types.kind(a), TypeKind::TypeParam(_)))
+            {
+                continue;
+            }
+            let c = self.instantiate(c, &m);
+            if self.types.is_generic(c) && !generic_constraints {
+                continue;
+            }
+            if !self.satisfies(a, c) {
+                // Like TypeScript (`result = result && ...`), only the first is reported.
+                verdict = Some((i, c));
+                break;
+            }
+        }
+        let clean = self.end_cached(outer);
+        if clean && settled {
+            self.constraint_checks.insert(key, verdict);
+        }
+        verdict
+    }
+
+    /// Whether type argument `a` satisfies constraint `c`. A type parameter is related
+    /// through its constraint (`unknown` when it has none), as TypeScript relates a type
+    /// parameter's base constraint; a constraint that is generic in a way this checker
+    /// cannot relate (`keyof T`, `T[K]`) is taken as satisfied.
+    fn satisfies(&mut self, a: TypeId, c: TypeId) -> bool {
+        let mut s = a;
+        for _ in 0..8 {
+            let TypeKind::TypeParam(p) = *self.types.kind(s) else {
+                break;
+            };
+            s = match self.constraint_of(p) {
+                Some(x) if x != s => x,
+                _ => ids::UNKNOWN,
+            };
+        }
+        if self.types.is_generic(s) && s != c {
+            return true;
+        }
+        // Related like any other pair (cached), but a failure counts only where this
+        // checker's relation is TypeScript's: a constraint made of primitives, literals and
+        // `object`, and an argument made of those or an object type.
+        let related = self.is_assignable(s, c);
+        let object = matches!(
+            self.types.kind(s),
+            TypeKind::Declared(_)
+                | TypeKind::Reference(..)
+                | TypeKind::Object(_)
+                | TypeKind::Tuple(_)
+                | TypeKind::ClassStatic(_)
+        );
+        related || !self.plain(c) || !(object || self.plain(s))
+    }
+
+    /// A type this checker relates exactly as TypeScript does: a primitive, a literal,
+    /// `object`, `unknown`, or a union of those (not `never`, which stands in for the keys
+    /// of a union here, nor enums, whose members relate to literals only approximately).
+    fn plain(&self, t: TypeId) -> bool {
+        let simple = |k: &TypeKind| {
+            matches!(
+                k,
+                TypeKind::Any
+                    | TypeKind::Unknown
+                    | TypeKind::Void
+                    | TypeKind::Undefined
+                    | TypeKind::Null
+                    | TypeKind::String
+                    | TypeKind::Number
+                    | TypeKind::Boolean
+                    | TypeKind::BigInt
+                    | TypeKind::EsSymbol
+                    | TypeKind::NonPrimitive
+                    | TypeKind::StringLit(_)
+                    | TypeKind::NumberLit(_)
+                    | TypeKind::BoolLit(_)
+                    | TypeKind::BigIntLit(_)
+            )
+        };
+        match self.types.kind(t) {
+            TypeKind::Union(ms) => ms.iter().all(|&m| simple(self.types.kind(m))),
+            k => simple(k),
+        }
+    }
+
+    /// Whether a type argument's meaning, or its parameter's constraint, leans on one of
+    /// this checker's approximations (conditional and mapped types, `typeof` of inferred
+    /// values, indexed access, `infer`), in the node itself, through the aliases it names
+    /// or the constraints of the type parameters it names (bounded in size): a violation
+    /// found there may be a constraint TypeScript finds satisfied, so it is not reported.
+    fn approximated(&mut self, file: u32, arg: &'a TsType, param: TypeId) -> bool {
+        let mut budget = 256;
+        if self.node_approximated(file, arg, &mut budget) {
+            return true;
+        }
+        match *self.types.kind(param) {
+            TypeKind::TypeParam(p) => self.symbol_approximated(p, &mut budget),
+            _ => false,
+        }
+    }
+
+    fn symbol_approximated(&mut self, s: SymbolId, budget: &mut u32) -> bool {
+        let s = self.resolve_alias(s);
+        let decls = self.bound.symbol(s).decls.clone();
+        for (file, d) in decls {
+            let node = match d {
+                BDecl::Alias(a) => Some(&*a.type_ann),
+                BDecl::TypeParam(p) => p.constraint.as_deref(),
+                _ => None,
+            };
+            if let Some(n) = node
+                && self.node_approximated(file, n, budget)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn node_approximated(&mut self, file: u32, t: &'a TsType, budget: &mut u32) -> bool {
+        if *budget == 0 {
+            return true;
+        }
+        *budget -= 1;
+        match t {
+            TsType::TsConditionalType(_)
+            | TsType::TsMappedType(_)
+            | TsType::TsTypeQuery(_)
+            | TsType::TsIndexedAccessType(_)
+            | TsType::TsInferType(_)
+            | TsType::TsImportType(_)
+            | TsType::TsThisType(_) => true,
+            TsType::TsTypeRef(r) => {
+                if let Some(args) = &r.type_params
+                    && args
+                        .params
+                        .iter()
+                        .any(|a| self.node_approximated(file, a, budget))
+                {
+                    return true;
+                }
+                match self.resolve_entity(file, &entity_of(&r.type_name)) {
+                    Some(s) => self.symbol_approximated(s, budget),
+                    None => false,
+                }
+            }
+            TsType::TsArrayType(a) => self.node_approximated(file, &a.elem_type, budget),
+            TsType::TsTupleType(tt) => tt
+                .elem_types
+                .iter()
+                .any(|e| self.node_approximated(file, &e.ty, budget)),
+            TsType::TsOptionalType(o) => self.node_approximated(file, &o.type_ann, budget),
+            TsType::TsRestType(r) => self.node_approximated(file, &r.type_ann, budget),
+            TsType::TsParenthesizedType(p) => self.node_approximated(file, &p.type_ann, budget),
+            TsType::TsTypeOperator(o) => self.node_approximated(file, &o.type_ann, budget),
+            TsType::TsUnionOrIntersectionType(u) => {
+                let types = match u {
+                    TsUnionOrIntersectionType::TsUnionType(u) => &u.types,
+                    TsUnionOrIntersectionType::TsIntersectionType(i) => &i.types,
+                };
+                types
+                    .iter()
+                    .any(|t| self.node_approximated(file, t, budget))
+            }
+            _ => false,
+        }
+    }
+
+    /// As TypeScript's getInferredType: an inferred type argument that does not satisfy
+    /// its constraint (instantiated with the other inferences) becomes that constraint.
+    /// Only decided where both are free of type parameters.
+    fn inferred_within_constraints(
+        &mut self,
+        tps: &[TypeId],
+        inferred: Vec<TypeId>,
+    ) -> Vec<TypeId> {
+        let mut out = inferred.clone();
+        let m = Mapper::new(&self.types, tps, &inferred);
+        for (i, &tp) in tps.iter().enumerate() {
+            let v = inferred[i];
+            if self.types.is_generic(v) {
+                continue;
+            }
+            let TypeKind::TypeParam(p) = *self.types.kind(tp) else {
+                continue;
+            };
+            let Some(c) = self.constraint_of(p) else {
+                continue;
+            };
+            let c = self.instantiate(c, &m);
+            // Decided only where this checker relates as TypeScript does (see `plain`).
+            if !self.types.is_generic(c)
+                && !self.is_assignable(v, c)
+                && self.plain(c)
+                && self.plain(v)
+            {
+                out[i] = c;
+            }
+        }
+        out
+    }
+
+    fn report_constraint(&mut self, file: u32, pos: u32, arg: TypeId, constraint: TypeId) {
+        if self.suppress > 0 || file != self.current_file {
+            return;
+        }
+        let (a, c) = (self.type_to_string(arg), self.type_to_string(constraint));
+        let msg = format!("Type '{a}' does not satisfy the constraint '{c}'.");
+        self.report(file, pos, Code::ConstraintNotSatisfied, msg);
     }
 
     // ------------------------------------------------------------------ printing

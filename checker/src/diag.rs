@@ -28,6 +28,8 @@ pub enum Code {
     ArgumentNotAssignable = 2345,
     /// `This expression is not callable.`
     NotCallable = 2349,
+    /// `Type 'X' does not satisfy the constraint 'Y'.`
+    ConstraintNotSatisfied = 2344,
     /// `Type alias 'X' circularly references itself.`
     CircularAlias = 2456,
     /// `Type 'X' recursively references itself as a base type.`

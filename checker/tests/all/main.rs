@@ -2,6 +2,7 @@
 mod bad_input;
 mod binder;
 mod cli;
+mod constraints;
 mod contextual;
 mod determinism;
 mod diagnostics;
