@@ -90,6 +90,8 @@ pub enum SyntaxDecl<'a> {
     ClassExpr(&'a Class),
     /// `__call`, `__new`, `__index`: a signature, by the start of its syntax.
     Signature(u32),
+    /// `f.prop = value`: an expando property of function `f`.
+    Expando(&'a AssignExpr),
     /// `__jsxAttributes` and each attribute.
     JsxAttributes(&'a JSXOpeningElement),
     JsxAttr(&'a JSXAttr),
@@ -1156,6 +1158,9 @@ impl<'a> Binder<'a, '_> {
             Stmt::Block(b) => self.block(&b.stmts),
             Stmt::Expr(e) => {
                 self.expr(&e.expr);
+                if let Expr::Assign(a) = &*e.expr {
+                    self.expando(a);
+                }
                 if let Expr::Call(call) = &*e.expr
                     && self.flow != UNREACHABLE
                 {
@@ -2386,6 +2391,50 @@ impl<'a> Binder<'a, '_> {
             }
             Pat::Invalid(_) => {}
         }
+    }
+
+    /// `f.prop = value` as a statement, where `f` is a function declaration or a `const`
+    /// initialized by a function expression or arrow in this file: TypeScript's expando
+    /// property, an export of `f`'s symbol that its type includes (`Button.displayName =
+    /// "Button"`). Only the first assignment to a name declares it.
+    fn expando(&mut self, a: &'a AssignExpr) {
+        if a.op != AssignOp::Assign {
+            return;
+        }
+        let AssignTarget::Simple(SimpleAssignTarget::Member(m)) = &a.left else {
+            return;
+        };
+        let (Expr::Ident(obj), MemberProp::Ident(prop)) = (&*m.obj, &m.prop) else {
+            return;
+        };
+        let Some(&owner) = self.out.node_symbols.get(&obj.span.lo.0) else {
+            return;
+        };
+        if owner.file != self.file {
+            return;
+        }
+        let sym = &self.out.symbols[owner.index as usize];
+        let function_like = sym.decls.iter().any(|(_, d)| match d {
+            DeclRef::Function(_) => true,
+            DeclRef::Binding {
+                init: Some(init),
+                is_const: true,
+                ..
+            } => matches!(&**init, Expr::Arrow(_) | Expr::Fn(_)),
+            _ => false,
+        });
+        if !function_like || sym.exports.contains_key(&prop.sym) {
+            return;
+        }
+        let id = self.new_symbol(
+            prop.sym.clone(),
+            flags::PROPERTY,
+            DeclRef::Syntax(SyntaxDecl::Expando(a)),
+        );
+        self.out.symbols[id.index as usize].parent = Some(owner);
+        self.out.symbols[owner.index as usize]
+            .exports
+            .insert(prop.sym.clone(), id);
     }
 
     fn member(&mut self, m: &'a MemberExpr) {

@@ -2929,9 +2929,46 @@ impl<'a, 'b> Checker<'a, 'b> {
         };
         self.this_types.push(this);
         let t = self.compute_symbol_type(s, f);
+        let t = self.with_expando_members(s, t);
         self.this_types.pop();
         self.suppress -= 1;
         t
+    }
+
+    /// A function's type with its expando properties (`f.displayName = "F"` in its file,
+    /// see the binder) as members beside its signatures, as TypeScript resolves a function
+    /// symbol's exports into its type. Each property is typed lazily by its assignment.
+    fn with_expando_members(&mut self, s: SymbolId, t: TypeId) -> TypeId {
+        let expandos: Vec<(Atom, SymbolId)> =
+            {
+                let sym = self.bound.symbol(s);
+                let mut v: Vec<(Atom, SymbolId)> =
+                    sym.exports
+                        .iter()
+                        .filter(|(_, e)| {
+                            self.bound.symbol(**e).decls.iter().any(|(_, d)| {
+                                matches!(d, BDecl::Syntax(bind::SyntaxDecl::Expando(_)))
+                            })
+                        })
+                        .map(|(k, v)| (k.clone(), *v))
+                        .collect();
+                v.sort_by_key(|(_, id)| *id);
+                v
+            };
+        if expandos.is_empty() {
+            return t;
+        }
+        let mut obj = (*self.members(t)).clone();
+        for (name, e) in expandos {
+            if obj.props.contains_key(&name) {
+                continue;
+            }
+            let mut prop = PropSymbol::empty(name.clone());
+            prop.declaration = Some(e);
+            obj.insert_symbol(name, Rc::new(prop));
+        }
+        let origin = self.types.stable(t) ^ 0x0065_7870_616e_646f; // "expando"
+        self.types.object(obj, origin)
     }
 
     fn compute_symbol_type(&mut self, s: SymbolId, f: u32) -> TypeId {
@@ -3020,6 +3057,11 @@ impl<'a, 'b> Checker<'a, 'b> {
             Some((file, BDecl::DefaultExpr(e))) => {
                 let file = *file;
                 self.check_expr(file, e, None)
+            }
+            Some((file, BDecl::Syntax(bind::SyntaxDecl::Expando(a)))) => {
+                let file = *file;
+                let t = self.check_expr(file, &a.right, None);
+                self.types.widen(t)
             }
             Some((file, BDecl::Class(c))) if f & flags::DEFAULT_EXPORT != 0 => {
                 let _ = (file, c);

@@ -216,3 +216,26 @@ fn let_initialized_with_null_or_undefined_takes_later_assignments() {
     )]);
     insta::assert_snapshot!(render(&out.diagnostics));
 }
+
+#[test]
+fn expando_properties_assigned_to_functions_are_members_of_their_type() {
+    // As the native checker: 9:14 (a number where a string is declared) and 10:31 (never
+    // assigned), nothing for the properties assigned after the declarations, here or in
+    // the importing file.
+    let out = check(&[
+        (
+            "a.ts",
+            "export const Button = (label: string) => label;\nButton.displayName = 'Button';\nexport function memo(n: number) { return n; }\nmemo.clear = () => 0;\nconst local = function () { return 1; };\nlocal.count = 2;\nexport const n: string = Button.displayName;\nexport const m: number = memo.clear();\nexport const c: string = local.count;\nexport const missing = Button.other;\n",
+        ),
+        (
+            "b.ts",
+            "import { Button, memo } from './a';\nexport const d: number = Button.displayName.length + memo.clear();\n",
+        ),
+    ]);
+    let codes: Vec<String> = out
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}:{}:{} {}", d.file, d.line, d.column, d.code.label()))
+        .collect();
+    assert_eq!(codes, ["a.ts:9:14 TS2322", "a.ts:10:31 TS2339"]);
+}
