@@ -205,7 +205,7 @@ pub fn open(spec: &str, opts: &OpenOptions) -> Result<Corpus, Error> {
         let lib = if def.name == table::LIB_CORPUS {
             Vec::new()
         } else {
-            stdlib::select(open_named(table::lib_def(), opts)?, stdlib::DEFAULT_LIB)?
+            stdlib::select(open_named(table::lib_def(), opts)?, &stdlib::root())?
         };
         return Ok(Corpus {
             name: def.name.to_string(),
@@ -223,7 +223,7 @@ pub fn open(spec: &str, opts: &OpenOptions) -> Result<Corpus, Error> {
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_else(|| spec.to_string());
         let lib = open_named(table::lib_def(), opts)
-            .and_then(|all| stdlib::select(all, stdlib::DEFAULT_LIB))
+            .and_then(|all| stdlib::select(all, &stdlib::root()))
             .map_err(|e| match e {
                 // Offline and uncached: say what is missing, not just why the fetch failed.
                 Error::NotCached(_)

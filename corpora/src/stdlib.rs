@@ -11,6 +11,27 @@ use crate::{Error, SourceFile};
 /// The root file of the default library, as TypeScript names it for `target: es2022`.
 pub const DEFAULT_LIB: &str = "lib.es2022.full.d.ts";
 
+/// Environment variable naming another root (`es5` or `lib.es5.d.ts`, as TypeScript's
+/// `lib` option names its files), to check a corpus against a smaller or larger library.
+pub const LIB_ENV: &str = "CHECKBENCH_LIB";
+
+/// The root file: [`LIB_ENV`] when set and not empty, else [`DEFAULT_LIB`].
+pub fn root() -> String {
+    match std::env::var(LIB_ENV) {
+        Ok(v) if !v.trim().is_empty() => root_file_name(v.trim()),
+        _ => DEFAULT_LIB.to_string(),
+    }
+}
+
+/// `es5` and `lib.es5.d.ts` both name `lib.es5.d.ts`.
+fn root_file_name(name: &str) -> String {
+    if name.starts_with("lib.") && name.ends_with(".d.ts") {
+        name.to_string()
+    } else {
+        format!("lib.{}.d.ts", name.to_ascii_lowercase())
+    }
+}
+
 /// The files of `all` (the package's `lib/lib.*.d.ts`) reachable from `root`, each after
 /// the files it references (a depth-first post-order, so `lib.es5.d.ts` comes first, as
 /// in TypeScript's program: the first declaration of a merged interface is es5's, with
@@ -38,9 +59,15 @@ fn visit(
     order: &mut Vec<usize>,
 ) -> Result<(), Error> {
     let Some(&i) = by_name.get(name) else {
+        let why = match from {
+            Some(_) => format!("the standard library has no `{name}`"),
+            None => format!(
+                "the standard library has no `{name}` (the root: {LIB_ENV} or {DEFAULT_LIB})"
+            ),
+        };
         return Err(Error::Cache {
             path: from.unwrap_or("lib").into(),
-            why: format!("the standard library has no `{name}`"),
+            why,
         });
     };
     // Marked before the references are followed, so reference cycles end.
@@ -114,6 +141,23 @@ mod tests {
         let err = select(all, "lib.a.d.ts").unwrap_err().to_string();
         assert!(
             err.contains("lib/lib.a.d.ts") && err.contains("lib.gone.d.ts"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_root_is_named_as_typescript_names_its_lib_files() {
+        assert_eq!(root_file_name("es5"), "lib.es5.d.ts");
+        assert_eq!(root_file_name("ES2015.Core"), "lib.es2015.core.d.ts");
+        assert_eq!(root_file_name("lib.dom.d.ts"), "lib.dom.d.ts");
+    }
+
+    #[test]
+    fn an_unknown_root_is_an_error_naming_the_variable() {
+        let all = vec![file("lib.a.d.ts", "interface A {}")];
+        let err = select(all, "lib.nope.d.ts").unwrap_err().to_string();
+        assert!(
+            err.contains("lib.nope.d.ts") && err.contains(LIB_ENV),
             "{err}"
         );
     }
