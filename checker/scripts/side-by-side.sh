@@ -2,7 +2,7 @@
 # Runs this checker and the native TypeScript checker (typescript@7, the Go port) on the
 # same real corpora, alternating, and prints one TSV row per tool: median wall seconds,
 # peak RSS and minor faults (GNU time), and type counts (`--json` here,
-# `--extendedDiagnostics` there).
+# `--extendedDiagnostics` there), and the native checker's Go heap in use at exit.
 #
 #   checker/scripts/side-by-side.sh [--runs N] [--checkers "1 8"] [corpus ...]
 #
@@ -50,7 +50,7 @@ trap 'rm -rf "$work"' EXIT
 # Median of the numbers on stdin.
 median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
-printf 'corpus\ttool\tcheckers\twall_s\tmax_rss_mb\tminor_faults\ttypes\tdiagnostics\n'
+printf 'corpus\ttool\tcheckers\twall_s\tmax_rss_mb\tminor_faults\ttypes\tdiagnostics\theap_in_use_mb\n'
 for corpus in "${corpora[@]}"; do
     dir="$("$corpora_bin" --quiet path "$corpus")"
     extra=''
@@ -68,12 +68,15 @@ JSON
         for ((r = 0; r < runs; r++)); do
             /usr/bin/time -o "$work/t" -f '%e %M %R' "$checker" --corpus "$corpus" --checkers "$n" --json > "$work/json"
             types=$(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["counts"]; print(c["types"], c["diagnostics"])' "$work/json")
-            echo "$(tail -n 1 "$work/t") $types" >> "$work/ours"
+            echo "$(tail -n 1 "$work/t") $types -" >> "$work/ours"
             /usr/bin/time -o "$work/t" -f '%e %M %R' "$native" -p "$work/tsconfig.json" --checkers "$n" --extendedDiagnostics > "$work/out" 2>&1 || true
             types=$(awk '/^Types:/ {print $2}' "$work/out")
+            # The Go runtime's heap in use at exit (`Memory used`), without the collector's
+            # headroom that peak RSS includes.
+            heap=$(awk '/^Memory used:/ {sub(/K$/, "", $3); printf "%.0f\n", $3 / 1024}' "$work/out")
             errors=$(grep -c 'error TS' "$work/out" || true)
             [[ -n "$types" ]] || { echo "side-by-side.sh: the native checker printed no type count on $corpus:" >&2; tail -5 "$work/out" >&2; exit 1; }
-            echo "$(tail -n 1 "$work/t") $types $errors" >> "$work/native"
+            echo "$(tail -n 1 "$work/t") $types $errors ${heap:-0}" >> "$work/native"
         done
         for tool in ours native; do
             wall=$(awk '{print $1}' "$work/$tool" | median)
@@ -81,8 +84,10 @@ JSON
             faults=$(awk '{print $3}' "$work/$tool" | median)
             types=$(awk '{print $4}' "$work/$tool" | median)
             diags=$(awk '{print $5}' "$work/$tool" | median)
+            heap=-
+            [[ $tool == native ]] && heap=$(awk '{print $6}' "$work/$tool" | median)
             name=checker; [[ $tool == native ]] && name="tsgo-$native_version"
-            printf '%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\n' "$corpus" "$name" "$n" "$wall" "$rss" "$faults" "$types" "$diags"
+            printf '%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\n' "$corpus" "$name" "$n" "$wall" "$rss" "$faults" "$types" "$diags" "$heap"
         done
     done
 done
