@@ -3302,7 +3302,14 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
             return Some(self.element_type(last));
         }
-        sig.params.get(i).map(|p| p.ty)
+        // An optional parameter (`x?: T`, `x = v`) takes `undefined` too, as TypeScript's
+        // getTypeAtPosition adds it under strictNullChecks.
+        let t = sig.params.get(i)?.ty;
+        Some(if i >= sig.min_args {
+            self.types.union(&[t, ids::UNDEFINED])
+        } else {
+            t
+        })
     }
 
     fn element_type(&mut self, t: TypeId) -> TypeId {

@@ -570,13 +570,9 @@ impl<'a> Checker<'a, '_> {
         let Callee::Expr(callee) = &call.callee else {
             return t;
         };
-        let Expr::Ident(name) = strip(callee) else {
+        let Some(target) = self.guard_target(file, strip(callee)) else {
             return t;
         };
-        let Some(target) = self.bound.resolve(file, name.span.lo.0, &name.sym) else {
-            return t;
-        };
-        let target = self.resolve_alias(target);
         let Some((decl_file, index, guard)) = self.type_predicate_of(target) else {
             return t;
         };
@@ -601,6 +597,32 @@ impl<'a> Checker<'a, '_> {
         }
     }
 
+    /// The symbol a possible type guard call names: a function (`isFoo(x)`), or a static
+    /// method of a class or a function exported by a namespace (`Checker.isFoo(x)`, as
+    /// typeorm's `InstanceChecker.isTable(x)`).
+    fn guard_target(&mut self, file: u32, callee: &Expr) -> Option<SymbolId> {
+        match callee {
+            Expr::Ident(name) => {
+                let s = self.bound.resolve(file, name.span.lo.0, &name.sym)?;
+                Some(self.resolve_alias(s))
+            }
+            Expr::Member(m) => {
+                let (Expr::Ident(obj), MemberProp::Ident(prop)) = (strip(&m.obj), &m.prop) else {
+                    return None;
+                };
+                let owner = self.bound.resolve(file, obj.span.lo.0, &obj.sym)?;
+                let owner = self.resolve_alias(owner);
+                let o = self.bound.symbol(owner);
+                if o.flags & (flags::CLASS | flags::NAMESPACE) == 0 {
+                    return None;
+                }
+                let member = *o.exports.get(&prop.sym)?;
+                Some(self.resolve_alias(member))
+            }
+            _ => None,
+        }
+    }
+
     /// The parameter index and guarded type of a function whose return type is a type
     /// predicate on one of its parameters (`x is T`, not `asserts`), with the file that
     /// declares it.
@@ -611,6 +633,10 @@ impl<'a> Checker<'a, '_> {
                 crate::bind::DeclRef::Function(f) => (
                     f.params.iter().map(|p| &p.pat).collect(),
                     f.return_type.as_deref(),
+                ),
+                crate::bind::DeclRef::Member(crate::bind::MemberDecl::ClassMethod(m)) => (
+                    m.function.params.iter().map(|p| &p.pat).collect(),
+                    m.function.return_type.as_deref(),
                 ),
                 crate::bind::DeclRef::Binding {
                     init: Some(init), ..

@@ -178,6 +178,16 @@ fn property_access_references_are_narrowed_like_variables() {
 }
 
 #[test]
+fn static_methods_and_namespace_functions_that_are_type_guards_narrow() {
+    // As the native checker: only 11:9, where the guarded branch gives a Table.
+    let out = check(&[(
+        "a.ts",
+        "export class Table { name = 't'; }\nexport class Checker {\n  static isTable(obj: unknown): obj is Table { return obj instanceof Table; }\n}\nexport namespace Guards { export function isString(x: unknown): x is string { return typeof x === 'string'; } }\nfunction take(t: Table, opts?: { deep: boolean }) { return t.name + (opts ? 'd' : ''); }\nexport function f(tableOrName: Table | string, opts?: { deep: boolean }) {\n  const table = Checker.isTable(tableOrName) ? tableOrName : new Table();\n  take(table, opts);\n  if (Guards.isString(tableOrName)) { const s: string = tableOrName; }\n  const bad: number = Checker.isTable(tableOrName) ? tableOrName : 1;\n  return take(table, undefined);\n}\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
 fn narrowing_joins_branches_and_survives_loops() {
     let out = check(&[(
         "a.ts",
