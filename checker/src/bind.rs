@@ -26,6 +26,13 @@ pub struct SymbolId {
 /// The `file` of merged global symbols.
 pub const GLOBAL_FILE: u32 = u32::MAX;
 
+/// Stands for `this` as the root of a narrowable property reference (`this.x`); flow
+/// analysis never leaves the function it starts in, so one id serves every function.
+pub const THIS_REFERENCE: SymbolId = SymbolId {
+    file: u32::MAX - 1,
+    index: 0,
+};
+
 /// What a symbol can mean (bit set).
 pub mod flags {
     pub const VARIABLE: u32 = 1 << 0;
@@ -2043,11 +2050,11 @@ impl<'a> Binder<'a, '_> {
         self.out.nodes += 1;
         match e {
             Expr::Ident(i) => self.reference(i),
-            Expr::This(_)
-            | Expr::Lit(_)
-            | Expr::Invalid(_)
-            | Expr::MetaProp(_)
-            | Expr::PrivateName(_) => {}
+            // `this` is the root of narrowable references (`this.x`): its flow node.
+            Expr::This(t) => {
+                self.out.flow_of.insert(t.span.lo.0, self.flow);
+            }
+            Expr::Lit(_) | Expr::Invalid(_) | Expr::MetaProp(_) | Expr::PrivateName(_) => {}
             Expr::Array(a) => {
                 for el in a.elems.iter().flatten() {
                     self.expr(&el.expr);
@@ -2654,14 +2661,14 @@ impl<'a> Binder<'a, '_> {
     }
 }
 
-/// Whether `m` is a reference flow analysis can narrow: named properties (`x.a.b`, no
-/// computed keys, optional chains or `this`) on an identifier.
+/// Whether `m` is a reference flow analysis can narrow: named properties (`x.a.b`,
+/// `this.a`; no computed keys or optional chains) on an identifier or `this`.
 pub fn is_property_reference(m: &MemberExpr) -> bool {
     if !matches!(m.prop, MemberProp::Ident(_)) {
         return false;
     }
     match &*m.obj {
-        Expr::Ident(_) => true,
+        Expr::Ident(_) | Expr::This(_) => true,
         Expr::Member(inner) => is_property_reference(inner),
         _ => false,
     }

@@ -12,7 +12,7 @@ use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
 use super::Checker;
-use crate::bind::{SymbolId, flags};
+use crate::bind::{SymbolId, THIS_REFERENCE, flags};
 use crate::flow::{FlowId, FlowNode};
 use crate::types::{TypeId, TypeKind, ids};
 
@@ -178,21 +178,28 @@ impl<'a> Checker<'a, '_> {
             };
             path.push(p.sym.clone());
             match &*e.obj {
-                Expr::Ident(i) => break i,
+                Expr::Ident(_) | Expr::This(_) => break &*e.obj,
                 Expr::Member(inner) => e = inner,
                 _ => return declared,
             }
         };
         path.reverse();
-        let Some(sym) = self.bound.resolve(file, root.span.lo.0, &root.sym) else {
-            return declared;
+        let (sym, root_pos) = match root {
+            Expr::This(t) => (THIS_REFERENCE, t.span.lo.0),
+            Expr::Ident(root) => {
+                let Some(sym) = self.bound.resolve(file, root.span.lo.0, &root.sym) else {
+                    return declared;
+                };
+                if sym.file != file
+                    || self.bound.symbol(sym).flags & (flags::VARIABLE | flags::PARAMETER) == 0
+                {
+                    return declared;
+                }
+                (sym, root.span.lo.0)
+            }
+            _ => return declared,
         };
-        if sym.file != file
-            || self.bound.symbol(sym).flags & (flags::VARIABLE | flags::PARAMETER) == 0
-        {
-            return declared;
-        }
-        let Some(&flow) = self.bound.files[file as usize].flow_of.get(&root.span.lo.0) else {
+        let Some(&flow) = self.bound.files[file as usize].flow_of.get(&root_pos) else {
             return declared;
         };
         let r = Reference { sym, path: &path };
@@ -376,6 +383,7 @@ impl<'a> Checker<'a, '_> {
                 sym.path.is_empty()
                     && self.bound.resolve(file, i.span.lo.0, &i.sym) == Some(sym.sym)
             }
+            Expr::This(_) => sym.path.is_empty() && sym.sym == THIS_REFERENCE,
             Expr::Member(m) => self.member_is_reference(file, sym, m),
             _ => false,
         }

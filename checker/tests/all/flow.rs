@@ -188,6 +188,17 @@ fn static_methods_and_namespace_functions_that_are_type_guards_narrow() {
 }
 
 #[test]
+fn properties_of_this_are_narrowed_like_other_property_references() {
+    // The native checker reports 11:11 too (and 9:25, "possibly null" inside the closure,
+    // a check this checker does not make).
+    let out = check(&[(
+        "a.ts",
+        "export class Runner {\n  conn: { query(s: string): number } | undefined;\n  name: string | null = null;\n  run(): number {\n    if (!this.conn) { this.conn = { query: (s) => s.length }; }\n    const n = this.conn.query('x');\n    if (this.name === null) { return n; }\n    const l: number = this.name.length;\n    const later = () => this.name.length;\n    this.name = null;\n    const k: string = this.name;\n    return l + later();\n  }\n}\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
 fn narrowing_joins_branches_and_survives_loops() {
     let out = check(&[(
         "a.ts",
