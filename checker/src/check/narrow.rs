@@ -39,6 +39,17 @@ fn typeof_name(kind: &TypeKind) -> Option<&'static str> {
     })
 }
 
+/// The parameter and type of a return annotation `x is T` (not `asserts`, not `this is`).
+fn predicate_of(ret: &TsTypeAnn) -> Option<(&Ident, &TsType)> {
+    let TsType::TsTypePredicate(p) = &*ret.type_ann else {
+        return None;
+    };
+    match (&p.param_name, &p.type_ann, p.asserts) {
+        (TsThisTypeOrIdent::Ident(param), Some(guard), false) => Some((param, &guard.type_ann)),
+        _ => None,
+    }
+}
+
 fn strip(e: &Expr) -> &Expr {
     match e {
         Expr::Paren(p) => strip(&p.expr),
@@ -618,14 +629,23 @@ impl<'a> Checker<'a, '_> {
                 let (Expr::Ident(obj), MemberProp::Ident(prop)) = (strip(&m.obj), &m.prop) else {
                     return None;
                 };
-                let owner = self.bound.resolve(file, obj.span.lo.0, &obj.sym)?;
-                let owner = self.resolve_alias(owner);
+                let owner = match self.bound.resolve(file, obj.span.lo.0, &obj.sym) {
+                    Some(s) => self.resolve_alias(s),
+                    None => *self.bound.globals.get(&obj.sym)?,
+                };
                 let o = self.bound.symbol(owner);
-                if o.flags & (flags::CLASS | flags::NAMESPACE) == 0 {
+                if o.flags & (flags::CLASS | flags::NAMESPACE) != 0
+                    && let Some(&member) = o.exports.get(&prop.sym)
+                {
+                    return Some(self.resolve_alias(member));
+                }
+                // A method of a value's type (`Array.isArray(x)`: `ArrayConstructor`'s).
+                if o.flags & flags::VARIABLE == 0 {
                     return None;
                 }
-                let member = *o.exports.get(&prop.sym)?;
-                Some(self.resolve_alias(member))
+                let t = self.type_of_symbol(owner);
+                let m = self.members(t);
+                m.props.get(&prop.sym)?.declaration
             }
             _ => None,
         }
@@ -646,6 +666,20 @@ impl<'a> Checker<'a, '_> {
                     m.function.params.iter().map(|p| &p.pat).collect(),
                     m.function.return_type.as_deref(),
                 ),
+                crate::bind::DeclRef::Member(crate::bind::MemberDecl::MethodSignature(m)) => {
+                    let Some(ret) = m.type_ann.as_deref() else {
+                        continue;
+                    };
+                    let Some(found) = predicate_of(ret) else {
+                        continue;
+                    };
+                    let (param, guard) = found;
+                    let index = m
+                        .params
+                        .iter()
+                        .position(|q| matches!(q, TsFnParam::Ident(b) if b.id.sym == param.sym))?;
+                    return Some((*decl_file, index, guard));
+                }
                 crate::bind::DeclRef::Binding {
                     init: Some(init), ..
                 } => match strip(init) {
@@ -658,18 +692,13 @@ impl<'a> Checker<'a, '_> {
                 },
                 _ => continue,
             };
-            let Some(TsType::TsTypePredicate(p)) = ret.map(|r| &*r.type_ann) else {
-                continue;
-            };
-            let (TsThisTypeOrIdent::Ident(param), Some(guard), false) =
-                (&p.param_name, &p.type_ann, p.asserts)
-            else {
+            let Some((param, guard)) = ret.and_then(predicate_of) else {
                 continue;
             };
             let index = params
                 .iter()
                 .position(|q| matches!(q, Pat::Ident(b) if b.id.sym == param.sym))?;
-            return Some((*decl_file, index, &guard.type_ann));
+            return Some((*decl_file, index, guard));
         }
         None
     }

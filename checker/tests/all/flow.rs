@@ -199,6 +199,16 @@ fn properties_of_this_are_narrowed_like_other_property_references() {
 }
 
 #[test]
+fn a_type_guard_method_of_a_value_narrows_as_array_is_array_does() {
+    // As the native checker: only 5:9.
+    let out = check(&[(
+        "a.ts",
+        "export function f(x: string | string[], y: number | number[]) {\n  if (Array.isArray(x)) { return x.join(','); }\n  const s: string = x;\n  const n: number = Array.isArray(y) ? y.length : y;\n  const bad: string = Array.isArray(y) ? y : '';\n  return s + n + bad;\n}\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
 fn narrowing_joins_branches_and_survives_loops() {
     let out = check(&[(
         "a.ts",
