@@ -776,6 +776,18 @@ impl<'a> Checker<'a, '_> {
                     Some("function")
                 }
                 TypeKind::Object(_) | TypeKind::Tuple(_) | TypeKind::NonPrimitive => Some("object"),
+                // Instances of classes and interfaces: a function when they can be called or
+                // constructed (or are `Function` itself), an object otherwise, as
+                // TypeScript's type facts say.
+                TypeKind::Declared(s) | TypeKind::Reference(s, _) => {
+                    let is_function = Some(*s) == m.globals.function;
+                    let members = m.members(c);
+                    if is_function || !members.calls.is_empty() || !members.constructs.is_empty() {
+                        Some("function")
+                    } else {
+                        Some("object")
+                    }
+                }
                 _ => None,
             };
             match says {

@@ -209,6 +209,16 @@ fn a_type_guard_method_of_a_value_narrows_as_array_is_array_does() {
 }
 
 #[test]
+fn typeof_function_tells_callable_interfaces_and_classes_from_objects() {
+    // As the native checker: only 8:9 (the `object` branch is the Headers).
+    let out = check(&[(
+        "a.ts",
+        "interface Headers { get(name: string): string }\ninterface Factory { (): Headers }\nclass Box { v = 1 }\nexport function f(h: Headers | Factory, b: Box | (() => Box), fn: Function | string) {\n  const headers: Headers = typeof h === 'function' ? h() : h;\n  const box: Box = typeof b === 'function' ? b() : b;\n  const s: string = typeof fn === 'function' ? '' : fn;\n  const bad: Factory = typeof h === 'object' ? h : h;\n  return [headers, box, s, bad];\n}\n",
+    )]);
+    insta::assert_snapshot!(render(&out.diagnostics));
+}
+
+#[test]
 fn narrowing_joins_branches_and_survives_loops() {
     let out = check(&[(
         "a.ts",
