@@ -1727,9 +1727,33 @@ impl<'a, 'b> Checker<'a, 'b> {
         if self.types.is_generic(t) {
             return self.types.keyof(t);
         }
-        match self.types.kind(t) {
+        match self.types.kind(t).clone() {
             TypeKind::Any => return self.types.union(&[ids::STRING, ids::NUMBER, ids::SYMBOL]),
-            TypeKind::Union(_) | TypeKind::Never => return ids::NEVER,
+            TypeKind::Never => return ids::NEVER,
+            // `keyof (A | B)` is `keyof A & keyof B`: the keys every member has (a member
+            // with a string index signature takes any string key).
+            TypeKind::Union(ms) => {
+                let mut common: Option<Vec<TypeId>> = None;
+                for m in ms.iter() {
+                    let k = self.keyof(*m);
+                    if k == ids::STRING {
+                        continue;
+                    }
+                    let keys: Vec<TypeId> = match self.types.kind(k) {
+                        TypeKind::Union(ks) => ks.to_vec(),
+                        TypeKind::Never => Vec::new(),
+                        _ => vec![k],
+                    };
+                    common = Some(match common {
+                        None => keys,
+                        Some(c) => c.into_iter().filter(|x| keys.contains(x)).collect(),
+                    });
+                }
+                return match common {
+                    None => ids::STRING,
+                    Some(c) => self.types.union(&c),
+                };
+            }
             _ => {}
         }
         let m = self.members(t);
@@ -2123,6 +2147,32 @@ impl<'a, 'b> Checker<'a, 'b> {
     /// The object a mapped type denotes for the keys in `keys` (at most 256): a property
     /// per string or number literal key, typed lazily as the template with `K` := key; an
     /// index signature for `string` and `number`.
+    /// The members whose modifiers a mapped type keeps: the modifiers type's, and for a
+    /// union each property known in some member, optional when it is optional in any (as
+    /// TypeScript reads a union's property).
+    fn modifier_members(&mut self, x: TypeId) -> Rc<ObjectType> {
+        let TypeKind::Union(ms) = self.types.kind(x).clone() else {
+            return self.members(x);
+        };
+        let mut out = ObjectType::default();
+        for m in ms.iter() {
+            let mm = self.members(*m);
+            for name in &mm.order {
+                let p = &mm.props[name];
+                match out.props.get(name) {
+                    Some(q) if q.optional || !p.optional => {}
+                    Some(_) => {
+                        let mut merged = (**p).clone();
+                        merged.optional = true;
+                        out.props.insert(name.clone(), Rc::new(merged));
+                    }
+                    None => out.insert_symbol(name.clone(), p.clone()),
+                }
+            }
+        }
+        Rc::new(out)
+    }
+
     fn resolve_mapped(
         &mut self,
         root: &Rc<MappedRoot>,
@@ -2136,7 +2186,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         let modifiers = match root.modifiers {
             Some(x) => {
                 let x = self.inst_opt(x, mapper.as_deref());
-                (!self.types.is_generic(x)).then(|| self.members(x))
+                (!self.types.is_generic(x)).then(|| self.modifier_members(x))
             }
             None => None,
         };

@@ -239,3 +239,18 @@ fn expando_properties_assigned_to_functions_are_members_of_their_type() {
         .collect();
     assert_eq!(codes, ["a.ts:9:14 TS2322", "a.ts:10:31 TS2339"]);
 }
+
+#[test]
+fn keyof_a_union_is_the_keys_every_member_has() {
+    // As the native checker: only 5:14 ("onlyA" is not a key of B).
+    let out = check(&[(
+        "a.ts",
+        "interface A { kind: 'a'; shared: number; onlyA?: string }\ninterface B { kind: 'b'; shared: number; onlyB: boolean }\ntype Keys = keyof (A | B);\nexport const k1: Keys = 'shared';\nexport const k2: Keys = 'onlyA';\ntype PickU<T, K extends keyof T> = { [P in K]: T[P] };\ntype Opt<T> = { [P in keyof T]?: T[P] };\nexport function f(p: Opt<PickU<A | B, 'shared' | 'kind'>>) { return p.shared; }\nf({});\nf({ kind: 'a' });\n",
+    )]);
+    let codes: Vec<String> = out
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}:{}:{} {}", d.file, d.line, d.column, d.code.label()))
+        .collect();
+    assert_eq!(codes, ["a.ts:5:14 TS2322"]);
+}
