@@ -6,6 +6,7 @@
 //! checked ("the main walk"); lazy inference of declarations elsewhere never reports, so
 //! **the diagnostics of a file do not depend on which checker checked it, or on what that
 //! checker checked before**.
+mod calls;
 mod narrow;
 mod this;
 
@@ -182,6 +183,8 @@ pub struct Checker<'a, 'b> {
     assumed: bool,
     this_types: Vec<TypeId>,
     returns: Vec<Option<TypeId>>,
+    /// The depths of `returns` whose function is `async` (its `return`s are awaited).
+    async_returns: Vec<usize>,
     diagnostics: Vec<Diagnostic>,
     /// Narrowed types of references at flow joins, by file, flow node and symbol
     /// (TypeScript's `flowTypeCache`).
@@ -259,6 +262,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             assumed: false,
             this_types: Vec::new(),
             returns: Vec::new(),
+            async_returns: Vec::new(),
             diagnostics: Vec::new(),
             flow_types: FxHashMap::default(),
             flow_reachable: FxHashMap::default(),
@@ -549,6 +553,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 let expected = self.returns.last().copied().flatten();
                 if let Some(arg) = &r.arg {
                     let t = self.check_expr(file, arg, expected);
+                    let t = self.returned_type(t);
                     if let Some(expected) = expected
                         && !self.is_assignable(t, expected)
                     {
@@ -822,10 +827,8 @@ impl<'a, 'b> Checker<'a, 'b> {
             if f.is_async { self.awaited(t) } else { t }
         });
         if let Some(body) = &f.body {
-            self.returns
-                .push(if f.is_generator { None } else { declared });
-            self.check_stmts(file, &body.stmts);
-            self.returns.pop();
+            let declared = if f.is_generator { None } else { declared };
+            self.check_body(file, &body.stmts, declared, f.is_async && !f.is_generator);
         }
         let sig = self.signature_of_function(file, f);
         let mut obj = ObjectType::default();
@@ -2465,6 +2468,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         is_async: bool,
     ) -> Signature {
         let type_params = self.type_param_types(file, tp);
+        let ret_node = ret;
         let mut out = Vec::with_capacity(params.len());
         let mut min_args = 0;
         let mut rest = false;
@@ -2492,12 +2496,15 @@ impl<'a, 'b> Checker<'a, 'b> {
         if is_async {
             ret = self.promise_of(ret);
         }
+        let predicate = self.type_predicate(file, ret_node, &out);
         Signature {
             type_params,
             params: out,
             ret,
             min_args,
             rest,
+            predicate,
+            ..Default::default()
         }
     }
 
@@ -2532,18 +2539,27 @@ impl<'a, 'b> Checker<'a, 'b> {
                 );
                 self.this_types.pop();
                 if f.is_async {
-                    self.promise_of(inferred)
+                    // The awaited type of what the body returns (`return promise` too).
+                    let awaited = self.awaited(inferred);
+                    self.promise_of(awaited)
                 } else {
                     inferred
                 }
             }
         };
+        let predicate = self.type_predicate(
+            file,
+            f.return_type.as_deref().map(|r| &*r.type_ann),
+            &params,
+        );
         Signature {
             type_params,
             params,
             ret,
             min_args,
             rest,
+            predicate,
+            ..Default::default()
         }
     }
 
@@ -3768,6 +3784,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                         ret: instance,
                         min_args,
                         rest,
+                        ..Default::default()
                     }));
                 }
             }
@@ -3779,6 +3796,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 ret: instance,
                 min_args: 0,
                 rest: false,
+                ..Default::default()
             }));
         }
         let mut exports: Vec<(Atom, SymbolId)> = self
@@ -3887,13 +3905,22 @@ impl<'a, 'b> Checker<'a, 'b> {
     }
 
     fn instantiate_signature(&mut self, sig: &Signature, m: &Mapper) -> Signature {
+        let type_params: Box<[TypeId]> = sig
+            .type_params
+            .iter()
+            .copied()
+            .filter(|&p| m.get(p).is_none())
+            .collect();
+        let outer = if type_params.is_empty() {
+            None
+        } else {
+            Some(self.compose_outer(sig.outer.as_deref(), m))
+        };
+        let predicate = sig.predicate.map(|(i, t)| (i, self.instantiate(t, m)));
         Signature {
-            type_params: sig
-                .type_params
-                .iter()
-                .copied()
-                .filter(|&p| m.get(p).is_none())
-                .collect(),
+            predicate,
+            outer,
+            type_params,
             params: sig
                 .params
                 .iter()
@@ -4164,6 +4191,9 @@ impl<'a, 'b> Checker<'a, 'b> {
             if !self.is_assignable(tp, sp) && !self.is_assignable(sp, tp) {
                 return false;
             }
+        }
+        if let Some(related) = self.predicate_related(s, t) {
+            return related;
         }
         t.ret == ids::VOID || self.is_assignable(s.ret, t.ret)
     }
@@ -4656,6 +4686,11 @@ impl<'a, 'b> Checker<'a, 'b> {
 
     fn check_member(&mut self, file: u32, m: &'a MemberExpr, write: bool) -> TypeId {
         let obj = self.check_expr(file, &m.obj, None);
+        let obj = if write {
+            obj
+        } else {
+            self.array_union_receiver(obj)
+        };
         match &m.prop {
             MemberProp::Ident(name) => match self.property_type(obj, &name.sym) {
                 Some(t) if write => t,
@@ -4780,17 +4815,16 @@ impl<'a, 'b> Checker<'a, 'b> {
         });
         let body_type = match &*a.body {
             ArrowFunctionBody::FunctionBody(b) => {
-                self.returns.push(declared);
-                self.check_stmts(file, &b.stmts);
-                self.returns.pop();
+                self.check_body(file, &b.stmts, declared, a.is_async);
                 None
             }
             ArrowFunctionBody::Expr(x) => {
                 let t = self.check_expr(file, x, declared.or(ctx_sig.as_ref().map(|s| s.ret)));
+                let returned = if a.is_async { self.awaited(t) } else { t };
                 if let Some(d) = declared
-                    && !self.is_assignable(t, d)
+                    && !self.is_assignable(returned, d)
                 {
-                    let msg = self.not_assignable(t, d);
+                    let msg = self.not_assignable(returned, d);
                     self.report(file, expr_lo(x), Code::NotAssignable, msg);
                 }
                 Some(t)
@@ -4820,17 +4854,25 @@ impl<'a, 'b> Checker<'a, 'b> {
             },
         };
         let ret = if a.is_async {
-            self.promise_of(ret)
+            let awaited = self.awaited(ret);
+            self.promise_of(awaited)
         } else {
             ret
         };
         let rest = a.params.last().is_some_and(|p| matches!(p, Pat::Rest(_)));
+        let predicate = self.type_predicate(
+            file,
+            a.return_type.as_deref().map(|r| &*r.type_ann),
+            &params,
+        );
         let sig = Signature {
             type_params,
             params,
             ret,
             min_args,
             rest,
+            predicate,
+            ..Default::default()
         };
         self.function_type(vec![sig], node_key(file, a.span.lo.0))
     }
@@ -4951,6 +4993,22 @@ impl<'a, 'b> Checker<'a, 'b> {
             m.constructs.clone()
         } else {
             m.calls.clone()
+        };
+        let sigs = match self.union_call_signatures(callee, &sigs, is_new) {
+            Ok(Some(union)) => union,
+            Ok(None) => sigs,
+            Err(()) => {
+                for a in args {
+                    self.check_expr(file, &a.expr, None);
+                }
+                let shown = self.type_to_string(callee);
+                let what = if is_new { "constructable" } else { "callable" };
+                let msg = format!(
+                    "This expression is not {what}. Each member of the union type '{shown}' has signatures, but none of those signatures are compatible with each other."
+                );
+                self.report(file, pos, Code::NotCallable, msg);
+                return ids::ERROR;
+            }
         };
         if sigs.is_empty() {
             for a in args {
@@ -5223,7 +5281,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                         _ => match self.types.kind(*tp) {
                             TypeKind::TypeParam(s) => {
                                 let s = *s;
-                                self.constraint_of(s).unwrap_or(ids::UNKNOWN)
+                                let c = self.constraint_of(s);
+                                c.map_or(ids::UNKNOWN, |c| self.through_outer(sig, c))
                             }
                             _ => ids::UNKNOWN,
                         },
@@ -5404,6 +5463,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 None => break,
             }
         }
+        self.infer_from_predicate(ps, as_, tps, out, depth);
         self.infer_from(ps.ret, as_.ret, tps, out, depth + 1);
     }
 

@@ -17,7 +17,7 @@ use crate::bind::SymbolId;
 pub type TypeId = u32;
 
 /// A function or constructor signature.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Signature {
     pub type_params: Box<[TypeId]>,
     pub params: Vec<Param>,
@@ -26,6 +26,15 @@ pub struct Signature {
     pub min_args: usize,
     /// Whether the last parameter is a rest parameter (its type is an array).
     pub rest: bool,
+    /// A type predicate `x is T` on the parameter at this index (TypeScript's
+    /// `resolvedTypePredicate`; `asserts` and `this is T` are not kept). The return type
+    /// is `boolean`.
+    pub predicate: Option<(usize, TypeId)>,
+    /// For a signature that keeps its own type parameters after an instantiation of what
+    /// declares it (`filter<S extends T>` on `Array<X>`): that instantiation, through which
+    /// the constraints of its type parameters are read (TypeScript gives such signatures
+    /// fresh type parameters whose constraints are instantiated).
+    pub outer: Option<Rc<Mapper>>,
 }
 
 /// One parameter of a signature.
@@ -548,6 +557,7 @@ impl TypeTable {
         for s in obj.calls.iter().chain(&obj.constructs) {
             members.push(s.ret);
             members.extend(s.params.iter().map(|p| p.ty));
+            members.extend(s.predicate.map(|p| p.1));
         }
         members.extend(obj.string_index);
         members.extend(obj.number_index);

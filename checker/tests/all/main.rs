@@ -1,6 +1,7 @@
 //! The checker's integration tests: one binary, a module per feature.
 mod bad_input;
 mod binder;
+mod calls;
 mod cli;
 mod constraints;
 mod contextual;
