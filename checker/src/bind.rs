@@ -2708,9 +2708,24 @@ pub fn key_name(key: &Expr) -> Option<Atom> {
         Expr::Ident(i) => Some(i.sym.clone()),
         Expr::Lit(Lit::Str(s)) => Some(str_atom(s)),
         Expr::Lit(Lit::Num(n)) => Some(Atom::from(format_number(n.value))),
+        Expr::Member(m) => well_known_symbol(m),
         _ => None,
     }
 }
+
+/// `[Symbol.iterator]` and the other well-known symbol keys, named as TypeScript names
+/// them internally (`__@iterator`), so iterables have their iterator method.
+fn well_known_symbol(m: &MemberExpr) -> Option<Atom> {
+    match (&*m.obj, &m.prop) {
+        (Expr::Ident(o), MemberProp::Ident(p)) if &*o.sym == "Symbol" => {
+            Some(Atom::from(format!("{WELL_KNOWN_PREFIX}{}", p.sym)))
+        }
+        _ => None,
+    }
+}
+
+/// The prefix of a well-known symbol key's name (`__@iterator` is `[Symbol.iterator]`).
+pub const WELL_KNOWN_PREFIX: &str = "__@";
 
 /// The static name of a class or object member key.
 pub fn prop_name(key: &PropName) -> Option<Atom> {
@@ -2718,7 +2733,11 @@ pub fn prop_name(key: &PropName) -> Option<Atom> {
         PropName::Ident(i) => Some(i.sym.clone()),
         PropName::Str(s) => Some(str_atom(s)),
         PropName::Num(n) => Some(Atom::from(format_number(n.value))),
-        PropName::Computed(_) | PropName::BigInt(_) => None,
+        PropName::Computed(c) => match &*c.expr {
+            Expr::Member(m) => well_known_symbol(m),
+            _ => None,
+        },
+        PropName::BigInt(_) => None,
     }
 }
 

@@ -2538,7 +2538,26 @@ impl<'a, 'b> Checker<'a, 'b> {
                     None,
                 );
                 self.this_types.pop();
-                if f.is_async {
+                if f.is_generator {
+                    // A generator returns its iterator: `Generator<Y, R, N>` (async:
+                    // `AsyncGenerator`), with what it yields and is sent taken as `any`.
+                    let name = if f.is_async {
+                        "AsyncGenerator"
+                    } else {
+                        "Generator"
+                    };
+                    match self.bound.globals.get(&Atom::from(name)).copied() {
+                        Some(g) => {
+                            let r = if f.is_async {
+                                self.awaited(inferred)
+                            } else {
+                                inferred
+                            };
+                            self.types.reference(g, Box::new([ids::ANY, r, ids::ANY]))
+                        }
+                        None => ids::ANY,
+                    }
+                } else if f.is_async {
                     // The awaited type of what the body returns (`return promise` too).
                     let awaited = self.awaited(inferred);
                     self.promise_of(awaited)
@@ -5360,7 +5379,9 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
             }
             (TypeKind::Object(_), _) => self.infer_from_members(p, a, tps, out, depth),
-            // A generic reference against another object type: member by member.
+            // A generic reference against another object type: member by member, as
+            // TypeScript's inferFromObjectTypes (`Set<string>` to `Iterable<T>` through
+            // `[Symbol.iterator]`).
             (
                 TypeKind::Reference(..),
                 TypeKind::Object(_)
@@ -5368,7 +5389,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 | TypeKind::Reference(..)
                 | TypeKind::ClassStatic(_)
                 | TypeKind::Intersection(_),
-            ) if self.cond_infer > 0 => self.infer_from_members(p, a, tps, out, depth),
+            ) => self.infer_from_members(p, a, tps, out, depth),
             _ => {}
         }
     }
@@ -5961,7 +5982,12 @@ impl<'a, 'b> Checker<'a, 'b> {
                 for name in o.order.iter().take(6) {
                     let p = o.props[name].clone();
                     let pty = self.prop_ty(&p);
-                    let _ = write!(out, "{}{}: ", name, if p.optional { "?" } else { "" });
+                    let optional = if p.optional { "?" } else { "" };
+                    match name.strip_prefix(bind::WELL_KNOWN_PREFIX) {
+                        Some(symbol) => write!(out, "[Symbol.{symbol}]{optional}: "),
+                        None => write!(out, "{name}{optional}: "),
+                    }
+                    .ok();
                     self.write_type(pty, out, depth + 1);
                     out.push_str("; ");
                 }

@@ -254,3 +254,23 @@ fn keyof_a_union_is_the_keys_every_member_has() {
         .collect();
     assert_eq!(codes, ["a.ts:5:14 TS2322"]);
 }
+
+#[test]
+fn well_known_symbol_members_make_iterables_and_generators_return_their_iterators() {
+    // As the native checker: 4:14 (a generator returns its Generator) and 10:14; the
+    // library stand-in here declares the iterable protocol itself.
+    let lib = "interface IteratorResult<T> { value: T; done?: boolean }\ninterface Iterator<T> { next(): IteratorResult<T> }\ninterface Iterable<T> { [Symbol.iterator](): Iterator<T> }\ninterface Generator<T, TReturn, TNext> extends Iterator<T> { [Symbol.iterator](): Generator<T, TReturn, TNext> }\ninterface Bag<T> { [Symbol.iterator](): Iterator<T>; size: number }\ndeclare var Bag: { new <T>(items?: Iterable<T>): Bag<T> };\ndeclare var Symbol: { iterator: symbol };\n";
+    let out = check(&[
+        ("protocol.d.ts", lib),
+        (
+            "a.ts",
+            "export function* gen(): Generator<number, void, unknown> { yield 1; }\nexport function* inferred() { yield 1; return 'done'; }\nexport function sum(xs: Iterable<number>) { return xs; }\nexport const x: number = inferred();\nsum(gen());\nexport const b: Bag<string> = new Bag<string>();\nexport const c: Bag<string> = new Bag(b);\nexport const it: { [Symbol.iterator](): Iterator<number> } = gen();\nexport const ok: Iterable<number> = it;\nexport const bad: number = it;\n",
+        ),
+    ]);
+    let codes: Vec<String> = out
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}:{}:{} {}", d.file, d.line, d.column, d.code.label()))
+        .collect();
+    assert_eq!(codes, ["a.ts:4:14 TS2322", "a.ts:10:14 TS2322"]);
+}
