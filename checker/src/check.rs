@@ -7,6 +7,7 @@
 //! **the diagnostics of a file do not depend on which checker checked it, or on what that
 //! checker checked before**.
 mod calls;
+mod excess;
 mod narrow;
 mod this;
 
@@ -23,8 +24,9 @@ use crate::diag::{Code, Diagnostic};
 use crate::flow::FlowId;
 use crate::parse::ParsedFile;
 use crate::types::{
-    ConditionalRoot, ConditionalType, MappedRoot, MappedType, Mapper, ObjectType, Param,
-    Prop as PropT, PropSymbol, Signature, TypeId, TypeKind, TypeTable, UNRESOLVED, ids, tflags,
+    ConditionalRoot, ConditionalType, LITERAL_MEMBER, MappedRoot, MappedType, Mapper, ObjectType,
+    Param, Prop as PropT, PropSymbol, Signature, TypeId, TypeKind, TypeTable, UNRESOLVED, ids,
+    tflags,
 };
 
 /// Deepest expression, statement or type nesting the checker walks.
@@ -556,6 +558,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     let t = self.returned_type(t);
                     if let Some(expected) = expected
                         && !self.is_assignable(t, expected)
+                        && !self.report_excess(file, arg, expected)
                     {
                         let msg = self.not_assignable(t, expected);
                         self.report(file, r.span.lo.0, Code::NotAssignable, msg);
@@ -732,6 +735,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 let t = self.check_expr(file, init, declared);
                 if let (Some(declared), Pat::Ident(b)) = (declared, &d.name)
                     && !self.is_assignable(t, declared)
+                    && !self.report_excess(file, init, declared)
                 {
                     let msg = self.not_assignable(t, declared);
                     self.report(file, b.id.span.lo.0, Code::NotAssignable, msg);
@@ -1059,6 +1063,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             let t = self.check_expr(file, v, declared);
             if let Some(d) = declared
                 && !self.is_assignable(t, d)
+                && !self.report_excess(file, v, d)
             {
                 let msg = self.not_assignable(t, d);
                 self.report(file, pos, Code::NotAssignable, msg);
@@ -2667,6 +2672,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 self.types.union(&ts)
             }
         };
+        let t = self.regular_type(t);
         let t = self.types.widen(t);
         self.suppress -= 1;
         if self.end_resolution(token, t) {
@@ -3130,6 +3136,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     Some(e) if !*is_const && is_null_or_undefined(e) => ids::ANY,
                     Some(e) => {
                         let t = self.check_expr(file, e, None);
+                        let t = self.regular_type(t);
                         if *is_const { t } else { self.types.widen(t) }
                     }
                     None => ids::ANY,
@@ -3141,7 +3148,8 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
             Some((file, BDecl::DefaultExpr(e))) => {
                 let file = *file;
-                self.check_expr(file, e, None)
+                let t = self.check_expr(file, e, None);
+                self.regular_type(t)
             }
             Some((file, BDecl::Syntax(bind::SyntaxDecl::Expando(a)))) => {
                 let file = *file;
@@ -3210,6 +3218,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 (Some(a), _) => self.type_from_node(file, &a.type_ann),
                 (None, Some(v)) => {
                     let t = self.check_expr(file, v, None);
+                    let t = self.regular_type(t);
                     self.types.widen(t)
                 }
                 _ => ids::ANY,
@@ -4023,6 +4032,11 @@ impl<'a, 'b> Checker<'a, 'b> {
     }
 
     fn structured_assignable(&mut self, s: TypeId, t: TypeId) -> bool {
+        if self.is_fresh(s)
+            && let Some(r) = self.fresh_literal_related(s, t)
+        {
+            return r;
+        }
         let sk = self.types.kind(s).clone();
         let tk = self.types.kind(t).clone();
         match (&sk, &tk) {
@@ -4488,6 +4502,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 if a.op == AssignOp::Assign
                     && let Some(t) = target
                     && !self.is_assignable(r, t)
+                    && !self.report_excess(file, &a.right, t)
                 {
                     let msg = self.not_assignable(r, t);
                     self.report(file, a.span.lo.0, Code::NotAssignable, msg);
@@ -4564,7 +4579,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 self.check_type_node(file, &x.type_ann);
                 let t = self.type_from_node(file, &x.type_ann);
                 let v = self.check_expr(file, &x.expr, Some(t));
-                if !self.is_assignable(v, t) {
+                if !self.is_assignable(v, t) && !self.report_excess(file, &x.expr, t) {
                     let msg = self.not_assignable(v, t);
                     self.report(file, x.span.lo.0, Code::NotAssignable, msg);
                 }
@@ -4759,7 +4774,17 @@ impl<'a, 'b> Checker<'a, 'b> {
                     let t = self.check_expr(file, &s.expr, None);
                     let m = self.members(t);
                     for name in &m.order {
-                        obj.insert_symbol(name.clone(), m.props[name].clone());
+                        let p = &m.props[name];
+                        // A spread literal's own members are not this literal's.
+                        let p = if p.check_flags & LITERAL_MEMBER != 0 {
+                            Rc::new(PropSymbol {
+                                check_flags: p.check_flags & !LITERAL_MEMBER,
+                                ..(**p).clone()
+                            })
+                        } else {
+                            p.clone()
+                        };
+                        obj.insert_symbol(name.clone(), p);
                     }
                 }
                 PropOrSpread::Prop(p) => {
@@ -4801,18 +4826,17 @@ impl<'a, 'b> Checker<'a, 'b> {
                             None => None,
                         };
                         let ty = self.widen_unless_literal_context(ty, ctx);
-                        obj.insert(
-                            name,
-                            PropT {
-                                ty,
-                                optional: false,
-                            },
-                        );
+                        let symbol = PropSymbol {
+                            ty: std::cell::Cell::new(ty),
+                            check_flags: LITERAL_MEMBER,
+                            ..PropSymbol::empty(name.clone())
+                        };
+                        obj.insert_symbol(name, Rc::new(symbol));
                     }
                 }
             }
         }
-        self.types.object(obj, node_key(file, o.span.lo.0))
+        self.types.fresh_object(obj, node_key(file, o.span.lo.0))
     }
 
     fn check_arrow(&mut self, file: u32, a: &'a ArrowExpr, contextual: Option<TypeId>) -> TypeId {
@@ -4842,6 +4866,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 let returned = if a.is_async { self.awaited(t) } else { t };
                 if let Some(d) = declared
                     && !self.is_assignable(returned, d)
+                    && !self.report_excess(file, x, d)
                 {
                     let msg = self.not_assignable(returned, d);
                     self.report(file, expr_lo(x), Code::NotAssignable, msg);
@@ -4863,6 +4888,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             (Some(d), _) => d,
             (None, Some(t)) => {
                 let ctx_ret = ctx_sig.as_ref().map(|s| s.ret);
+                let t = self.regular_type(t);
                 self.widen_unless_literal_context(t, ctx_ret)
             }
             (None, None) => match &*a.body {
@@ -5174,7 +5200,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         let (a, p) = (self.type_to_string(at), self.type_to_string(pt));
         if candidates.len() > 1 {
             self.report(file, pos, Code::NoOverload, format!("No overload matches this call. Argument of type '{a}' is not assignable to parameter of type '{p}'."));
-        } else {
+        } else if !self.report_excess(file, &args[i].expr, pt) {
             self.report(
                 file,
                 expr_lo(&args[i].expr),
@@ -5282,6 +5308,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     .map(|tp| match cands.get(tp) {
                         Some(c) if !c.is_empty() => {
                             let u = self.types.union(c);
+                            let u = self.regular_type(u);
                             // As in TypeScript, an inferred literal widens only where it was
                             // inferred from a top-level parameter position and the type
                             // parameter is neither the top-level return type nor primitively

@@ -46,6 +46,11 @@ pub enum Code {
     IncorrectlyExtends = 2430,
     /// `No overload matches this call.`
     NoOverload = 2769,
+    /// `Object literal may only specify known properties, and 'p' does not exist in type 'X'.`
+    ExcessProperty = 2353,
+    /// `Object literal may only specify known properties, but 'p' does not exist in type
+    /// 'X'. Did you mean to write 'q'?`
+    ExcessPropertySuggestion = 2561,
 }
 
 impl Code {

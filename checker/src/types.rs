@@ -290,7 +290,23 @@ pub mod tflags {
     pub const LITERAL: u8 = 2;
     /// The type mentions a class's or interface's `this` type (implies [`GENERIC`]).
     pub const THIS: u8 = 4;
+    /// A fresh object literal type (TypeScript's `ObjectFlags.FreshLiteral`): the type of
+    /// an object literal expression, subject to excess property checks until it is widened
+    /// to its regular type ([`Type::regular`]).
+    pub const FRESH_LITERAL: u8 = 8;
+    /// The type is or mentions a fresh object literal type (TypeScript's
+    /// `ContainsObjectOrArrayLiteral`): widening may change it.
+    pub const CONTAINS_FRESH: u8 = 16;
+    /// An object type resolved from a mapped type (`Partial<T>`, `Pick<T, K>`, `Omit`):
+    /// its keys come from this checker's approximate `keyof`, so it is taken to know every
+    /// property in excess property checks.
+    pub const MAPPED: u8 = 32;
 }
+
+/// [`PropSymbol::check_flags`] bit: the property was written in the object literal whose
+/// fresh type holds it (TypeScript's `prop.valueDeclaration.parent === literal`), so the
+/// excess property check applies to it; properties copied from a spread do not have it.
+pub const LITERAL_MEMBER: u32 = 1 << 8;
 
 /// One interned type; each is its own allocation, as in a real checker.
 #[derive(Clone, Debug)]
@@ -305,6 +321,9 @@ pub struct Type {
     /// Lazily computed facts (widened form, apparent type), `u32::MAX` when not computed.
     pub widened: TypeId,
     pub apparent: TypeId,
+    /// For a fresh object literal type: its regular (non-fresh) counterpart once created
+    /// (TypeScript's `FreshObjectLiteralType.regularType`), `u32::MAX` until then.
+    pub regular: TypeId,
 }
 
 /// The interned types of one checker.
@@ -423,6 +442,7 @@ impl TypeTable {
             symbol,
             widened: u32::MAX,
             apparent: u32::MAX,
+            regular: u32::MAX,
         }));
         id
     }
@@ -451,10 +471,17 @@ impl TypeTable {
         self.types.is_empty()
     }
 
-    /// [`tflags::GENERIC`] and [`tflags::THIS`] when some of `ts` has them.
+    /// [`tflags::GENERIC`], [`tflags::THIS`] and [`tflags::CONTAINS_FRESH`] when some of
+    /// `ts` has them (a fresh object literal contains itself).
     fn generic_of(&self, ts: &[TypeId]) -> u8 {
         ts.iter().fold(0, |f, &t| {
-            f | (self.flags(t) & (tflags::GENERIC | tflags::THIS))
+            let g = self.flags(t);
+            let fresh = if g & tflags::FRESH_LITERAL != 0 {
+                tflags::CONTAINS_FRESH
+            } else {
+                0
+            };
+            f | (g & (tflags::GENERIC | tflags::THIS | tflags::CONTAINS_FRESH)) | fresh
         })
     }
 
@@ -569,10 +596,36 @@ impl TypeTable {
         )
     }
 
-    /// An object type with the generic flag given: a mapped type's properties are typed
-    /// lazily, so their types cannot say whether the object is generic.
+    /// The fresh type of an object literal expression (see [`tflags::FRESH_LITERAL`]).
+    pub fn fresh_object(&mut self, obj: ObjectType, origin: u64) -> TypeId {
+        let t = self.object(obj, origin);
+        self.types[t as usize].flags |= tflags::FRESH_LITERAL | tflags::CONTAINS_FRESH;
+        t
+    }
+
+    /// The regular counterpart of the fresh object literal type `fresh`, once created.
+    pub fn regular_of(&self, fresh: TypeId) -> Option<TypeId> {
+        let r = self.types[fresh as usize].regular;
+        (r != u32::MAX).then_some(r)
+    }
+
+    /// Creates the regular counterpart of the fresh object literal type `fresh` from its
+    /// members (with their own fresh types made regular) and links the two.
+    pub fn regular_object(&mut self, fresh: TypeId, obj: ObjectType) -> TypeId {
+        // The same stable key: the two look alike, and unions order them alike.
+        let stable = self.stable(fresh);
+        let r = self.object(obj, 0);
+        self.types[r as usize].stable = stable;
+        self.types[fresh as usize].regular = r;
+        self.types[r as usize].regular = r;
+        r
+    }
+
+    /// A mapped type's object type ([`tflags::MAPPED`]) with the generic flag given: its
+    /// properties are typed lazily, so their types cannot say whether it is generic.
     pub fn object_flagged(&mut self, obj: ObjectType, origin: u64, generic: bool) -> TypeId {
         let t = self.object(obj, origin);
+        self.types[t as usize].flags |= tflags::MAPPED;
         if generic {
             self.types[t as usize].flags |= tflags::GENERIC;
         }

@@ -7,6 +7,7 @@ mod constraints;
 mod contextual;
 mod determinism;
 mod diagnostics;
+mod excess_properties;
 mod flow;
 mod report;
 mod resolution;
