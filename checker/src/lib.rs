@@ -163,8 +163,16 @@ pub fn run(corpus: &Corpus, opts: &Options) -> Result<Outcome, Error> {
         symbols: bound.symbol_count(),
         ..Counts::default()
     };
+    let by_path: std::collections::HashMap<&str, &ParsedFile> =
+        parsed.iter().map(|f| (f.path.as_str(), f)).collect();
     for r in results {
-        diagnostics.extend(r.diagnostics);
+        // A checker's diagnostics on a line after `// @ts-ignore` or `// @ts-expect-error`
+        // are suppressed, as TypeScript suppresses them (syntax errors are not).
+        diagnostics.extend(r.diagnostics.into_iter().filter(|d| {
+            !by_path
+                .get(d.file.as_str())
+                .is_some_and(|f| f.is_suppressed(d.line))
+        }));
         for (i, s) in r.summaries {
             summaries[i] = s;
         }

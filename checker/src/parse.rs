@@ -56,6 +56,9 @@ pub struct ParsedFile {
     pub line_starts: Vec<u32>,
     /// The tree, or `None` when the parser gave up (the reason is in `diagnostics`).
     pub program: Option<Program>,
+    /// 1-based lines whose checker diagnostics a `// @ts-ignore` or `// @ts-expect-error`
+    /// comment on the line before suppresses, as TypeScript does; sorted.
+    pub suppressed_lines: Vec<u32>,
     /// Syntax, encoding and nesting diagnostics.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -102,6 +105,7 @@ pub fn parse(path: &str, bytes: &[u8], is_lib: bool) -> ParsedFile {
         bytes: bytes.len() as u64,
         line_starts: line_starts(bytes),
         program: None,
+        suppressed_lines: suppressed_lines(bytes),
         diagnostics: Vec::new(),
     };
     let text = match std::str::from_utf8(bytes) {
@@ -143,6 +147,30 @@ pub fn parse(path: &str, bytes: &[u8], is_lib: bool) -> ParsedFile {
             .push(file.diagnostic(e.span().lo, Code::Syntax, message));
     }
     file
+}
+
+impl ParsedFile {
+    /// Whether a checker diagnostic on `line` is suppressed by a directive comment.
+    pub fn is_suppressed(&self, line: u32) -> bool {
+        self.suppressed_lines.binary_search(&line).is_ok()
+    }
+}
+
+/// The lines after `// @ts-ignore` and `// @ts-expect-error` comments (a line comment that
+/// starts with the directive, as TypeScript recognizes them).
+fn suppressed_lines(bytes: &[u8]) -> Vec<u32> {
+    let mut out = Vec::new();
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let trimmed = line.trim_ascii_start();
+        let Some(rest) = trimmed.strip_prefix(b"//") else {
+            continue;
+        };
+        let rest = rest.trim_ascii_start();
+        if rest.starts_with(b"@ts-ignore") || rest.starts_with(b"@ts-expect-error") {
+            out.push(i as u32 + 2);
+        }
+    }
+    out
 }
 
 fn line_starts(bytes: &[u8]) -> Vec<u32> {

@@ -274,3 +274,13 @@ fn well_known_symbol_members_make_iterables_and_generators_return_their_iterator
         .collect();
     assert_eq!(codes, ["a.ts:4:14 TS2322", "a.ts:10:14 TS2322"]);
 }
+
+#[test]
+fn ts_ignore_and_ts_expect_error_suppress_the_next_line_only() {
+    let out = check(&[(
+        "a.ts",
+        "// @ts-ignore\nconst a: number = 'x';\n  //   @ts-expect-error: deliberate\nconst b: number = 'y';\nconst c: number = 'z';\n// a comment that mentions @ts-ignore later\nconst d: number = 'w';\n",
+    )]);
+    let lines: Vec<u32> = out.diagnostics.iter().map(|d| d.line).collect();
+    assert_eq!(lines, [5, 7]);
+}
