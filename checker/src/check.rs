@@ -174,6 +174,9 @@ pub struct Checker<'a, 'b> {
     /// a relation that leaned on an assumption: such results are not cached, so caches never
     /// depend on the order in which types were asked for.
     inst_taint: bool,
+    /// Inside a const context (the operand of `as const`, and the literals, parentheses
+    /// and conditionals nested in it): literals keep their types, arrays are tuples.
+    const_context: bool,
     /// Inside inference for a conditional type's `infer` parameters (generic source
     /// signatures are erased, the last overload is used, as TypeScript does).
     cond_infer: u32,
@@ -257,6 +260,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             type_depth: 0,
             inst_depth: 0,
             inst_taint: false,
+            const_context: false,
             cond_infer: 0,
             cond_constraints: FxHashMap::default(),
             printing_infer: Vec::new(),
@@ -3137,7 +3141,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                     Some(e) => {
                         let t = self.check_expr(file, e, None);
                         let t = self.regular_type(t);
-                        if *is_const { t } else { self.types.widen(t) }
+                        if *is_const {
+                            t
+                        } else {
+                            self.widen_unless_const_assertion(e, t)
+                        }
                     }
                     None => ids::ANY,
                 }
@@ -3219,7 +3227,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 (None, Some(v)) => {
                     let t = self.check_expr(file, v, None);
                     let t = self.regular_type(t);
-                    self.types.widen(t)
+                    self.widen_unless_const_assertion(v, t)
                 }
                 _ => ids::ANY,
             },
@@ -4265,11 +4273,25 @@ impl<'a, 'b> Checker<'a, 'b> {
             TypeKind::Any => Some(ids::ANY),
             TypeKind::Union(ms) => {
                 let mut out = Vec::with_capacity(ms.len());
+                let mut missing = false;
                 for &m in ms.iter() {
                     if m == ids::UNDEFINED || m == ids::NULL {
                         continue;
                     }
-                    out.push(self.property_type(m, name)?);
+                    match self.property_type(m, name) {
+                        Some(t) => out.push(t),
+                        // An object literal's type lacking it gives `undefined`.
+                        None if self.types.flags(m) & tflags::OBJECT_LITERAL != 0 => {
+                            missing = true;
+                        }
+                        None => return None,
+                    }
+                }
+                if missing {
+                    if out.is_empty() {
+                        return None;
+                    }
+                    out.push(ids::UNDEFINED);
                 }
                 Some(self.types.union(&out))
             }
@@ -4354,6 +4376,19 @@ impl<'a, 'b> Checker<'a, 'b> {
 
     /// Infers the type of an expression, reporting what is wrong in it (in the main walk).
     pub fn check_expr(&mut self, file: u32, e: &'a Expr, contextual: Option<TypeId>) -> TypeId {
+        let const_outer = self.const_context;
+        self.const_context = const_outer && passes_const_context(e);
+        let t = self.check_expr_in_context(file, e, contextual);
+        self.const_context = const_outer;
+        t
+    }
+
+    fn check_expr_in_context(
+        &mut self,
+        file: u32,
+        e: &'a Expr,
+        contextual: Option<TypeId>,
+    ) -> TypeId {
         self.depth += 1;
         let t = if self.depth > MAX_DEPTH {
             self.too_deep(file, expr_lo(e));
@@ -4410,6 +4445,13 @@ impl<'a, 'b> Checker<'a, 'b> {
                 let contextual = contextual
                     .map(|c| self.types.non_nullable(c))
                     .filter(|&c| c != ids::NEVER);
+                if self.const_context
+                    && a.elems
+                        .iter()
+                        .all(|e| e.as_ref().is_some_and(|e| e.spread.is_none()))
+                {
+                    return self.check_const_array(file, a, contextual);
+                }
                 // An array literal in a tuple context is a tuple.
                 if let Some(TypeKind::Tuple(es)) = contextual.map(|c| self.types.kind(c).clone())
                     && a.elems
@@ -4585,7 +4627,12 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
                 v
             }
-            Expr::TsConstAssertion(x) => self.check_expr(file, &x.expr, contextual),
+            Expr::TsConstAssertion(x) => {
+                let outer = std::mem::replace(&mut self.const_context, true);
+                let t = self.check_expr(file, &x.expr, contextual);
+                self.const_context = outer;
+                t
+            }
             Expr::TsNonNull(x) => {
                 let t = self.check_expr(file, &x.expr, contextual);
                 self.types.non_nullable(t)
@@ -4788,6 +4835,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                     }
                 }
                 PropOrSpread::Prop(p) => {
+                    // Function bodies are not in the literal's const context.
+                    let in_const = self.const_context;
+                    if matches!(&**p, Prop::Getter(_) | Prop::Setter(_) | Prop::Method(_)) {
+                        self.const_context = false;
+                    }
                     let (name, ty) = match &**p {
                         Prop::Shorthand(i) => (Some(i.sym.clone()), self.check_ident(file, i)),
                         Prop::KeyValue(kv) => {
@@ -4820,12 +4872,21 @@ impl<'a, 'b> Checker<'a, 'b> {
                             (bind::prop_name(&m.key), t)
                         }
                     };
+                    self.const_context = in_const;
                     if let Some(name) = name {
                         let ctx = match contextual {
                             Some(c) => self.property_type(c, &name),
                             None => None,
                         };
-                        let ty = self.widen_unless_literal_context(ty, ctx);
+                        let value_regular = match &**p {
+                            Prop::KeyValue(kv) => is_regular_literal_expr(&kv.value),
+                            _ => false,
+                        };
+                        let ty = if in_const || value_regular {
+                            ty
+                        } else {
+                            self.widen_unless_literal_context(ty, ctx)
+                        };
                         let symbol = PropSymbol {
                             ty: std::cell::Cell::new(ty),
                             check_flags: LITERAL_MEMBER,
@@ -4836,7 +4897,53 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
             }
         }
-        self.types.fresh_object(obj, node_key(file, o.span.lo.0))
+        let t = self.types.fresh_object(obj, node_key(file, o.span.lo.0));
+        if o.props.iter().all(|p| matches!(p, PropOrSpread::Prop(_))) {
+            self.types.mark_object_literal(t);
+        }
+        t
+    }
+
+    /// An array literal in a const context: a tuple of its elements' types, unwidened
+    /// (TypeScript's `readonly ["a", 1]`; `readonly` is not modelled).
+    fn check_const_array(
+        &mut self,
+        file: u32,
+        a: &'a ArrayLit,
+        contextual: Option<TypeId>,
+    ) -> TypeId {
+        let tuple_ctx = match contextual.map(|c| self.types.kind(c).clone()) {
+            Some(TypeKind::Tuple(es)) => Some(es),
+            _ => None,
+        };
+        let elem_ctx = match (&tuple_ctx, contextual) {
+            (None, Some(c)) => Some(self.element_type(c)),
+            _ => None,
+        };
+        let elems: Box<[TypeId]> = a
+            .elems
+            .iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, el)| {
+                let ctx = match &tuple_ctx {
+                    Some(es) => es.get(i).copied(),
+                    None => elem_ctx,
+                };
+                self.check_expr(file, &el.expr, ctx)
+            })
+            .collect();
+        self.types.tuple(elems)
+    }
+
+    /// A declared type from an initializer: widened, except where TypeScript's literal
+    /// type would be regular, not fresh, so not widened ([`is_regular_literal_expr`]).
+    fn widen_unless_const_assertion(&mut self, init: &Expr, t: TypeId) -> TypeId {
+        if is_regular_literal_expr(init) {
+            t
+        } else {
+            self.types.widen(t)
+        }
     }
 
     fn check_arrow(&mut self, file: u32, a: &'a ArrowExpr, contextual: Option<TypeId>) -> TypeId {
@@ -6105,6 +6212,34 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         out
     }
+}
+
+/// Whether the literal types of an expression are regular in TypeScript (they do not
+/// widen): an `as const` operand, and a property access (declared property types,
+/// `as const` objects' properties); literals written in place are fresh.
+fn is_regular_literal_expr(e: &Expr) -> bool {
+    match e {
+        Expr::TsConstAssertion(_) | Expr::Member(_) => true,
+        Expr::Paren(p) => is_regular_literal_expr(&p.expr),
+        _ => false,
+    }
+}
+
+/// Whether an expression inside a const context is in it too (TypeScript's
+/// `isConstContext`: literals, parentheses, conditionals' branches, array and object
+/// literals' elements); any other expression starts outside it.
+fn passes_const_context(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Lit(_)
+            | Expr::Tpl(_)
+            | Expr::Paren(_)
+            | Expr::Cond(_)
+            | Expr::Array(_)
+            | Expr::Object(_)
+            | Expr::TsConstAssertion(_)
+            | Expr::Unary(_)
+    )
 }
 
 fn is_context_sensitive(e: &Expr) -> bool {

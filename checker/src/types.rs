@@ -301,6 +301,10 @@ pub mod tflags {
     /// its keys come from this checker's approximate `keyof`, so it is taken to know every
     /// property in excess property checks.
     pub const MAPPED: u8 = 32;
+    /// The type of an object literal expression without spreads, fresh or regular
+    /// (TypeScript's `ObjectFlags.ObjectLiteral` without `ContainsSpread`): as a union
+    /// member it gives a property it lacks the type `undefined` (`(c ? {} : { a: 1 }).a`).
+    pub const OBJECT_LITERAL: u8 = 64;
 }
 
 /// [`PropSymbol::check_flags`] bit: the property was written in the object literal whose
@@ -603,6 +607,12 @@ impl TypeTable {
         t
     }
 
+    /// Marks the fresh type of an object literal written without spreads
+    /// ([`tflags::OBJECT_LITERAL`]).
+    pub fn mark_object_literal(&mut self, t: TypeId) {
+        self.types[t as usize].flags |= tflags::OBJECT_LITERAL;
+    }
+
     /// The regular counterpart of the fresh object literal type `fresh`, once created.
     pub fn regular_of(&self, fresh: TypeId) -> Option<TypeId> {
         let r = self.types[fresh as usize].regular;
@@ -616,6 +626,7 @@ impl TypeTable {
         let stable = self.stable(fresh);
         let r = self.object(obj, 0);
         self.types[r as usize].stable = stable;
+        self.types[r as usize].flags |= self.types[fresh as usize].flags & tflags::OBJECT_LITERAL;
         self.types[fresh as usize].regular = r;
         self.types[r as usize].regular = r;
         r

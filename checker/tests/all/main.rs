@@ -3,6 +3,7 @@ mod bad_input;
 mod binder;
 mod calls;
 mod cli;
+mod const_literals;
 mod constraints;
 mod contextual;
 mod determinism;

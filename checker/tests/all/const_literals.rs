@@ -1,0 +1,66 @@
+//! Const contexts (`as const`) and object literal types in unions, as TypeScript has them.
+//! Every program here was checked with the native TypeScript checker (7.0.2, strict): the
+//! expectations are its diagnostics (by code and line).
+use crate::check;
+
+/// `line:code` of each diagnostic of the corpus's own files.
+fn lines_and_codes(src: &str) -> Vec<String> {
+    check(&[("a.ts", src)])
+        .diagnostics
+        .iter()
+        .filter(|d| !d.file.starts_with("lib/"))
+        .map(|d| format!("{}:{}", d.line, d.code.label()))
+        .collect()
+}
+
+#[test]
+fn an_as_const_object_keeps_literal_property_types_nested_and_through_spreads() {
+    let src = "declare function take(o: { a?: \"hachure\" | \"solid\"; n?: 1 | 2 }): void;\n\
+               const x = { a: \"hachure\", n: 1 } as const;\n\
+               take(x);\n\
+               take({ ...x, n: 2 });\n\
+               const nested = { inner: { k: \"v\" } } as const;\n\
+               const k: \"v\" = nested.inner.k;\n\
+               const w = { a: \"hachure\" };\n\
+               take(w);\n";
+    assert_eq!(lines_and_codes(src), ["8:TS2345"]);
+}
+
+#[test]
+fn an_as_const_array_is_a_tuple_of_literal_types() {
+    let src = "export {};\n\
+               const t = [\"a\", 1] as const;\n\
+               const t0: \"a\" = t[0];\n\
+               const t1: 1 = t[1];\n\
+               const l = { list: [1, 2] } as const;\n\
+               const l1: 2 = l.list[1];\n\
+               const bad: \"b\" = t[0];\n";
+    assert_eq!(lines_and_codes(src), ["7:TS2322"]);
+}
+
+#[test]
+fn a_let_of_an_as_const_literal_keeps_it_and_method_bodies_are_outside_the_const_context() {
+    let src = "export {};\n\
+               let s = \"lit\" as const;\n\
+               const s2: \"lit\" = s;\n\
+               const o = { m() { return { a: \"x\" }; } } as const;\n\
+               const r: { a: \"x\" } = o.m();\n";
+    assert_eq!(lines_and_codes(src), ["5:TS2322"]);
+}
+
+#[test]
+fn a_property_missing_from_object_literals_in_a_union_is_undefined() {
+    let src = "export {};\n\
+               declare const flag: boolean;\n\
+               const r = flag ? {} : { points: [1] };\n\
+               const rp: number[] | undefined = r.points;\n\
+               const arr = [{ a: 1 }, { b: \"x\" }];\n\
+               const a0: number | undefined = arr[0].a;\n\
+               const b0: string | undefined = arr[0].b;\n\
+               const e1: number[] | undefined = (flag ? {} : { points: [1] }).points;\n\
+               const bad: number[] = r.points;\n\
+               interface I { p: number }\n\
+               declare const i: I | { q: string };\n\
+               i.q;\n";
+    assert_eq!(lines_and_codes(src), ["9:TS2322", "12:TS2339"]);
+}
