@@ -2676,6 +2676,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 self.types.union(&ts)
             }
         };
+        let t = self.normalize_literal_union(t);
         let t = self.regular_type(t);
         let t = self.types.widen(t);
         self.suppress -= 1;
@@ -3140,6 +3141,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     Some(e) if !*is_const && is_null_or_undefined(e) => ids::ANY,
                     Some(e) => {
                         let t = self.check_expr(file, e, None);
+                        let t = self.normalize_literal_union(t);
                         let t = self.regular_type(t);
                         if *is_const {
                             t
@@ -3226,6 +3228,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 (Some(a), _) => self.type_from_node(file, &a.type_ann),
                 (None, Some(v)) => {
                     let t = self.check_expr(file, v, None);
+                    let t = self.normalize_literal_union(t);
                     let t = self.regular_type(t);
                     self.widen_unless_const_assertion(v, t)
                 }
@@ -4281,7 +4284,10 @@ impl<'a, 'b> Checker<'a, 'b> {
                     match self.property_type(m, name) {
                         Some(t) => out.push(t),
                         // An object literal's type lacking it gives `undefined`.
-                        None if self.types.flags(m) & tflags::OBJECT_LITERAL != 0 => {
+                        None if self.types.flags(m)
+                            & (tflags::OBJECT_LITERAL | tflags::CONTAINS_SPREAD)
+                            == tflags::OBJECT_LITERAL =>
+                        {
                             missing = true;
                         }
                         None => return None,
@@ -4557,7 +4563,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 self.check_expr(file, &c.test, None);
                 let a = self.check_expr(file, &c.cons, contextual);
                 let b = self.check_expr(file, &c.alt, contextual);
-                self.types.union(&[a, b])
+                self.union_without_empty_literal(a, b)
             }
             Expr::Call(c) => {
                 let callee = match &c.callee {
@@ -4898,10 +4904,112 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
         }
         let t = self.types.fresh_object(obj, node_key(file, o.span.lo.0));
-        if o.props.iter().all(|p| matches!(p, PropOrSpread::Prop(_))) {
-            self.types.mark_object_literal(t);
-        }
+        let spread = o.props.iter().any(|p| matches!(p, PropOrSpread::Spread(_)));
+        self.types.mark_object_literal(t, spread);
         t
+    }
+
+    /// A union of fresh object literal types widened (TypeScript's `getWidenedType` with a
+    /// union context), regular: each object literal member gets the properties the others (written
+    /// without spreads) have and it lacks as optional `undefined` ones; arrays' element
+    /// types likewise.
+    fn normalize_literal_union(&mut self, t: TypeId) -> TypeId {
+        match self.types.kind(t).clone() {
+            TypeKind::Union(ms) => {
+                let lit = |c: &Self, m: TypeId| c.types.flags(m) & tflags::OBJECT_LITERAL != 0;
+                if ms.iter().filter(|&&m| lit(self, m)).count() < 2 {
+                    return self.regular_type(t);
+                }
+                // Members written with a spread take the others' properties but give none
+                // (TypeScript's getPropertiesOfContext).
+                let mut names: Vec<Atom> = Vec::new();
+                for &m in ms.iter() {
+                    if self.types.flags(m) & (tflags::OBJECT_LITERAL | tflags::CONTAINS_SPREAD)
+                        != tflags::OBJECT_LITERAL
+                    {
+                        continue;
+                    }
+                    if let TypeKind::Object(o) = self.types.kind(m) {
+                        for n in &o.order {
+                            if !names.contains(n) {
+                                names.push(n.clone());
+                            }
+                        }
+                    }
+                }
+                let mut out = Vec::with_capacity(ms.len());
+                for &m in ms.iter() {
+                    let is_lit = lit(self, m);
+                    let r = self.regular_type(m);
+                    let o = match self.types.kind(r) {
+                        TypeKind::Object(o) if is_lit => o.clone(),
+                        _ => {
+                            out.push(r);
+                            continue;
+                        }
+                    };
+                    if names.iter().all(|n| o.props.contains_key(n)) {
+                        out.push(r);
+                        continue;
+                    }
+                    let mut obj = (*o).clone();
+                    for n in &names {
+                        if !obj.props.contains_key(n) {
+                            let symbol = PropSymbol {
+                                ty: std::cell::Cell::new(ids::UNDEFINED),
+                                optional: true,
+                                ..PropSymbol::empty(n.clone())
+                            };
+                            obj.insert_symbol(n.clone(), Rc::new(symbol));
+                        }
+                    }
+                    let origin = self.types.stable(m).rotate_left(7) ^ 0x6e6f_726d;
+                    out.push(self.types.object(obj, origin));
+                }
+                self.types.union(&out)
+            }
+            TypeKind::Reference(s, args) if Some(s) == self.globals.array && args.len() == 1 => {
+                let e = self.normalize_literal_union(args[0]);
+                if e == args[0] { t } else { self.array_of(e) }
+            }
+            _ => self.regular_type(t),
+        }
+    }
+
+    /// Whether `t` is the fresh type of an empty object literal `{}`, which TypeScript's
+    /// strict subtype relation puts below any object type it is assignable to (and not
+    /// above a non-empty one).
+    fn is_fresh_empty_literal(&self, t: TypeId) -> bool {
+        self.types.flags(t) & tflags::FRESH_LITERAL != 0
+            && matches!(self.types.kind(t), TypeKind::Object(o) if o.props.is_empty()
+                && o.calls.is_empty() && o.constructs.is_empty()
+                && o.string_index.is_none() && o.number_index.is_none())
+    }
+
+    /// The type of `c ? a : b`: the union of both branches, without a branch `{}` (a fresh
+    /// empty object literal) that the other branch's object type takes (TypeScript reduces
+    /// the union by strict subtypes; only this part of it is done here).
+    fn union_without_empty_literal(&mut self, a: TypeId, b: TypeId) -> TypeId {
+        for (e, o) in [(a, b), (b, a)] {
+            if !self.is_fresh_empty_literal(e) || self.is_fresh_empty_literal(o) {
+                continue;
+            }
+            let target = self.types.non_nullable(o);
+            let object_like = |k: &TypeKind| {
+                matches!(
+                    k,
+                    TypeKind::Object(_) | TypeKind::Declared(_) | TypeKind::Reference(..)
+                )
+            };
+            let takes = match self.types.kind(target).clone() {
+                TypeKind::Union(ms) => ms.iter().any(|&m| object_like(self.types.kind(m))),
+                k => object_like(&k),
+            };
+            if takes && self.is_assignable(e, target) {
+                return o;
+            }
+        }
+        self.types.union(&[a, b])
     }
 
     /// An array literal in a const context: a tuple of its elements' types, unwidened
@@ -4995,6 +5103,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             (Some(d), _) => d,
             (None, Some(t)) => {
                 let ctx_ret = ctx_sig.as_ref().map(|s| s.ret);
+                let t = self.normalize_literal_union(t);
                 let t = self.regular_type(t);
                 self.widen_unless_literal_context(t, ctx_ret)
             }
@@ -5100,7 +5209,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                     o != m
                         && !loose(self.types.kind(o))
                         && self.is_assignable(m, o)
-                        && !self.is_assignable(o, m)
+                        && (!self.is_assignable(o, m)
+                            || self.is_fresh_empty_literal(m) && !self.is_fresh_empty_literal(o))
                 });
             if !strictly_below {
                 kept.push(m);

@@ -301,10 +301,14 @@ pub mod tflags {
     /// its keys come from this checker's approximate `keyof`, so it is taken to know every
     /// property in excess property checks.
     pub const MAPPED: u8 = 32;
-    /// The type of an object literal expression without spreads, fresh or regular
-    /// (TypeScript's `ObjectFlags.ObjectLiteral` without `ContainsSpread`): as a union
-    /// member it gives a property it lacks the type `undefined` (`(c ? {} : { a: 1 }).a`).
+    /// The fresh type of an object literal expression (TypeScript's
+    /// `ObjectFlags.ObjectLiteral`, which widening drops, as the regular type does not have
+    /// it): as a union member written without spreads it gives a property it lacks the
+    /// type `undefined` (`(c ? {} : { a: 1 }).a`).
     pub const OBJECT_LITERAL: u8 = 64;
+    /// An object literal type ([`OBJECT_LITERAL`]) written with a spread (TypeScript's
+    /// `ContainsSpread`): only widening normalizes it in a union, property access does not.
+    pub const CONTAINS_SPREAD: u8 = 128;
 }
 
 /// [`PropSymbol::check_flags`] bit: the property was written in the object literal whose
@@ -607,10 +611,13 @@ impl TypeTable {
         t
     }
 
-    /// Marks the fresh type of an object literal written without spreads
-    /// ([`tflags::OBJECT_LITERAL`]).
-    pub fn mark_object_literal(&mut self, t: TypeId) {
+    /// Marks the fresh type of an object literal ([`tflags::OBJECT_LITERAL`], and
+    /// [`tflags::CONTAINS_SPREAD`] where it was written with a spread).
+    pub fn mark_object_literal(&mut self, t: TypeId, spread: bool) {
         self.types[t as usize].flags |= tflags::OBJECT_LITERAL;
+        if spread {
+            self.types[t as usize].flags |= tflags::CONTAINS_SPREAD;
+        }
     }
 
     /// The regular counterpart of the fresh object literal type `fresh`, once created.
@@ -626,7 +633,6 @@ impl TypeTable {
         let stable = self.stable(fresh);
         let r = self.object(obj, 0);
         self.types[r as usize].stable = stable;
-        self.types[r as usize].flags |= self.types[fresh as usize].flags & tflags::OBJECT_LITERAL;
         self.types[fresh as usize].regular = r;
         self.types[r as usize].regular = r;
         r

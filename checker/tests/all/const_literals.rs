@@ -64,3 +64,48 @@ fn a_property_missing_from_object_literals_in_a_union_is_undefined() {
                i.q;\n";
     assert_eq!(lines_and_codes(src), ["9:TS2322", "12:TS2339"]);
 }
+
+#[test]
+fn a_widened_union_of_object_literals_is_normalized_and_spread_members_take_but_give_no_properties()
+{
+    let src = "export {};\n\
+               declare const flag: boolean;\n\
+               interface B { y: number }\n\
+               declare const base: B;\n\
+               const sp = flag ? { ...base } : { z: 1 };\n\
+               const z: number | undefined = sp.z;\n\
+               const list = [{ ...base, w: 2 }, { z: 1 }];\n\
+               const lz: number | undefined = list[0].z;\n\
+               list[0].w;\n\
+               (flag ? { ...base } : { z: 1 }).z;\n";
+    assert_eq!(lines_and_codes(src), ["9:TS2339", "10:TS2339"]);
+}
+
+#[test]
+fn object_literals_read_through_variables_are_widened_and_no_longer_give_undefined() {
+    let src = "export {};\n\
+               declare const flag: boolean;\n\
+               const a = { x: 1 };\n\
+               const b = { y: 1 };\n\
+               const u = flag ? a : b;\n\
+               u.x;\n\
+               (flag ? a : b).x;\n";
+    assert_eq!(lines_and_codes(src), ["6:TS2339", "7:TS2339"]);
+}
+
+#[test]
+fn arrow_return_types_are_normalized_and_an_empty_literal_branch_is_reduced_away() {
+    let src = "export {};\n\
+               declare const flag: boolean;\n\
+               const rescale = (n: number) => (flag ? { points: [n] } : {});\n\
+               const r = rescale(1);\n\
+               const p: number[] | undefined = r.points;\n\
+               interface Opts { tableName?: string; other?: number }\n\
+               declare const given: Opts | undefined;\n\
+               const opts = typeof given === \"object\" ? given : {};\n\
+               const t: string | undefined = opts.tableName;\n\
+               const o2 = given ?? {};\n\
+               const o: number | undefined = o2.other;\n\
+               const bad: number[] = r.points;\n";
+    assert_eq!(lines_and_codes(src), ["12:TS2322"]);
+}
