@@ -6325,12 +6325,13 @@ impl<'a, 'b> Checker<'a, 'b> {
 }
 
 /// Whether the literal types of an expression are regular in TypeScript (they do not
-/// widen): an `as const` operand, and a property access (declared property types,
-/// `as const` objects' properties); literals written in place are fresh.
+/// widen): an `as const` operand, a property access (declared property types, `as const`
+/// objects' properties), a conditional of those; literals written in place are fresh.
 fn is_regular_literal_expr(e: &Expr) -> bool {
     match e {
         Expr::TsConstAssertion(_) | Expr::Member(_) => true,
         Expr::Paren(p) => is_regular_literal_expr(&p.expr),
+        Expr::Cond(c) => is_regular_literal_expr(&c.cons) && is_regular_literal_expr(&c.alt),
         _ => false,
     }
 }

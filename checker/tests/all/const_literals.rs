@@ -109,3 +109,17 @@ fn arrow_return_types_are_normalized_and_an_empty_literal_branch_is_reduced_away
                const bad: number[] = r.points;\n";
     assert_eq!(lines_and_codes(src), ["12:TS2322"]);
 }
+
+#[test]
+fn literals_read_from_properties_are_regular_and_do_not_widen_where_written_ones_do() {
+    let src = "export {};\n\
+               declare const flag: boolean;\n\
+               const R = { A: 1, B: 2 } as const;\n\
+               const o = { type: flag ? R.A : R.B };\n\
+               const t: 1 | 2 = o.type;\n\
+               let v = R.A;\n\
+               const v1: 1 = v;\n\
+               const w = { type: flag ? 1 : 2 };\n\
+               const wt: 1 | 2 = w.type;\n";
+    assert_eq!(lines_and_codes(src), ["9:TS2322"]);
+}
