@@ -9,6 +9,7 @@
 mod calls;
 mod excess;
 mod narrow;
+mod spread;
 mod this;
 
 use std::rc::Rc;
@@ -4274,10 +4275,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 Some(self.types.union(&out))
             }
             TypeKind::Intersection(ms) => {
-                let found: Vec<TypeId> = ms
-                    .iter()
-                    .filter_map(|&m| self.property_type(m, name))
-                    .collect();
+                let found = self.intersection_property_types(&ms, name);
                 if found.is_empty() {
                     None
                 } else {
@@ -4772,7 +4770,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             match p {
                 PropOrSpread::Spread(s) => {
                     let t = self.check_expr(file, &s.expr, None);
-                    let m = self.members(t);
+                    let m = self.spread_members(t);
                     for name in &m.order {
                         let p = &m.props[name];
                         // A spread literal's own members are not this literal's.
@@ -4784,7 +4782,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                         } else {
                             p.clone()
                         };
-                        obj.insert_symbol(name.clone(), p);
+                        self.insert_spread_prop(&mut obj, name, p);
                     }
                 }
                 PropOrSpread::Prop(p) => {
