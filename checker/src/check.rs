@@ -2577,6 +2577,14 @@ impl<'a, 'b> Checker<'a, 'b> {
             f.return_type.as_deref().map(|r| &*r.type_ann),
             &params,
         );
+        let predicate = match (predicate, &f.return_type, params.first(), &f.body) {
+            (None, None, Some(p), Some(body)) if skip == 0 && !f.is_async && !f.is_generator => {
+                let pats: Vec<&Pat> = f.params.iter().map(|q| &q.pat).collect();
+                let body = narrow::single_return(&body.stmts);
+                self.inferred_type_predicate(file, &pats, p.ty, ret, body)
+            }
+            (p, ..) => p,
+        };
         Signature {
             type_params,
             params,
@@ -4908,6 +4916,17 @@ impl<'a, 'b> Checker<'a, 'b> {
             a.return_type.as_deref().map(|r| &*r.type_ann),
             &params,
         );
+        let predicate = match (predicate, &a.return_type, params.first(), &*a.body) {
+            (None, None, Some(p), body) => {
+                let pats: Vec<&Pat> = a.params.iter().collect();
+                let body = match body {
+                    ArrowFunctionBody::Expr(x) => Some(&**x),
+                    ArrowFunctionBody::FunctionBody(b) => narrow::single_return(&b.stmts),
+                };
+                self.inferred_type_predicate(file, &pats, p.ty, ret, body)
+            }
+            (p, ..) => p,
+        };
         let sig = Signature {
             type_params,
             params,

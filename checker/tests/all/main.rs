@@ -9,6 +9,7 @@ mod determinism;
 mod diagnostics;
 mod excess_properties;
 mod flow;
+mod inferred_predicates;
 mod intersections;
 mod report;
 mod resolution;
