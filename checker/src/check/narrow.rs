@@ -396,6 +396,10 @@ impl<'a> Checker<'a, '_> {
             }
             Expr::This(_) => sym.path.is_empty() && sym.sym == THIS_REFERENCE,
             Expr::Member(m) => self.member_is_reference(file, sym, m),
+            Expr::OptChain(o) => match &*o.base {
+                OptChainBase::Member(m) => self.member_is_reference(file, sym, m),
+                _ => false,
+            },
             _ => false,
         }
     }
@@ -433,6 +437,12 @@ impl<'a> Checker<'a, '_> {
             Expr::Member(m) => {
                 self.is_reference(file, sym, e) || self.is_reference(file, sym, &m.obj)
             }
+            Expr::OptChain(o) => match &*o.base {
+                OptChainBase::Member(m) => {
+                    self.is_reference(file, sym, e) || self.is_reference(file, sym, &m.obj)
+                }
+                _ => false,
+            },
             Expr::Bin(b) => match b.op {
                 BinaryOp::LogicalAnd | BinaryOp::LogicalOr => {
                     self.mentions(file, sym, &b.left, depth + 1)
@@ -547,12 +557,20 @@ impl<'a> Checker<'a, '_> {
                         {
                             return self.narrow_equality(t, unit, equal, strict);
                         }
-                        if let Expr::Member(m) = strip(x)
+                        if let Some((m, chained)) = member_of(x)
                             && self.is_reference(file, sym, &m.obj)
                             && let MemberProp::Ident(p) = &m.prop
                             && let Some(unit) = self.unit_of(y)
                         {
-                            return self.narrow_discriminant(t, &p.sym, unit, equal);
+                            let narrowed = self.narrow_discriminant(t, &p.sym, unit, equal);
+                            // `x?.kind === "a"` also says `x` is there.
+                            let defined =
+                                chained && equal && unit != ids::UNDEFINED && unit != ids::NULL;
+                            return if defined {
+                                self.types.non_nullable(narrowed)
+                            } else {
+                                narrowed
+                            };
                         }
                     }
                     t
@@ -1030,6 +1048,18 @@ impl<'a> Checker<'a, '_> {
 pub(super) fn single_return(stmts: &[Stmt]) -> Option<&Expr> {
     match stmts {
         [Stmt::Return(ReturnStmt { arg: Some(x), .. })] => Some(x),
+        _ => None,
+    }
+}
+
+/// The property access `e` is (`x.a`, or `x?.a` in an optional chain, which it also says).
+fn member_of(e: &Expr) -> Option<(&MemberExpr, bool)> {
+    match strip(e) {
+        Expr::Member(m) => Some((m, false)),
+        Expr::OptChain(o) => match &*o.base {
+            OptChainBase::Member(m) => Some((m, true)),
+            _ => None,
+        },
         _ => None,
     }
 }

@@ -93,3 +93,26 @@ const l: number = br.get(\"x\");
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn a_discriminant_compared_through_an_optional_chain_narrows_the_nested_reference() {
+    assert_eq!(
+        positions(
+            "type G = { status: \"pending\" } | { status: \"done\"; html: string } | { status: \"error\"; message?: string; code: string };
+type Base = { id: string; customData?: { [key: string]: any } };
+type El = Base & RO<{ type: \"iframe\"; customData?: { generationData?: G } }>;
+type RO<T> = { readonly [P in keyof T]: T[P] };
+declare const element: El;
+if (element.customData?.generationData?.status === \"done\") {
+  const h: string = element.customData.generationData.html;
+}
+type S = { kind: \"a\"; x: number } | { kind: \"b\"; y: string };
+declare const s: S | undefined;
+if (s?.kind === \"a\") { const n: number = s.x; }
+declare const v: { k?: string | null } | undefined;
+if (v?.k == null) { const w: { k?: string | null } = v; }
+"
+        ),
+        ["13:27 TS2322"]
+    );
+}
