@@ -9,6 +9,7 @@
 mod calls;
 mod excess;
 mod narrow;
+mod spread;
 mod this;
 
 use std::rc::Rc;
@@ -2580,6 +2581,14 @@ impl<'a, 'b> Checker<'a, 'b> {
             f.return_type.as_deref().map(|r| &*r.type_ann),
             &params,
         );
+        let predicate = match (predicate, &f.return_type, params.first(), &f.body) {
+            (None, None, Some(p), Some(body)) if skip == 0 && !f.is_async && !f.is_generator => {
+                let pats: Vec<&Pat> = f.params.iter().map(|q| &q.pat).collect();
+                let body = narrow::single_return(&body.stmts);
+                self.inferred_type_predicate(file, &pats, p.ty, ret, body)
+            }
+            (p, ..) => p,
+        };
         Signature {
             type_params,
             params,
@@ -4302,10 +4311,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 Some(self.types.union(&out))
             }
             TypeKind::Intersection(ms) => {
-                let found: Vec<TypeId> = ms
-                    .iter()
-                    .filter_map(|&m| self.property_type(m, name))
-                    .collect();
+                let found = self.intersection_property_types(&ms, name);
                 if found.is_empty() {
                     None
                 } else {
@@ -4825,7 +4831,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             match p {
                 PropOrSpread::Spread(s) => {
                     let t = self.check_expr(file, &s.expr, None);
-                    let m = self.members(t);
+                    let m = self.spread_members(t);
                     for name in &m.order {
                         let p = &m.props[name];
                         // A spread literal's own members are not this literal's.
@@ -4837,7 +4843,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                         } else {
                             p.clone()
                         };
-                        obj.insert_symbol(name.clone(), p);
+                        self.insert_spread_prop(&mut obj, name, p);
                     }
                 }
                 PropOrSpread::Prop(p) => {
@@ -5126,6 +5132,17 @@ impl<'a, 'b> Checker<'a, 'b> {
             a.return_type.as_deref().map(|r| &*r.type_ann),
             &params,
         );
+        let predicate = match (predicate, &a.return_type, params.first(), &*a.body) {
+            (None, None, Some(p), body) => {
+                let pats: Vec<&Pat> = a.params.iter().collect();
+                let body = match body {
+                    ArrowFunctionBody::Expr(x) => Some(&**x),
+                    ArrowFunctionBody::FunctionBody(b) => narrow::single_return(&b.stmts),
+                };
+                self.inferred_type_predicate(file, &pats, p.ty, ret, body)
+            }
+            (p, ..) => p,
+        };
         let sig = Signature {
             type_params,
             params,

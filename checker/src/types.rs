@@ -369,6 +369,26 @@ pub mod ids {
     pub const ERROR: TypeId = 14;
 }
 
+/// How many combinations an intersection distributes over its union members into, at
+/// most (TypeScript refuses past 100,000; this checker keeps the intersection instead).
+pub const MAX_DISTRIBUTED: usize = 64;
+
+/// What [`TypeTable::reduce_intersection`] found.
+enum Reduced {
+    Never,
+    Kept,
+    Distribute(usize),
+}
+
+/// `{}`: an object type without members.
+fn is_empty_object(o: &ObjectType) -> bool {
+    o.props.is_empty()
+        && o.calls.is_empty()
+        && o.constructs.is_empty()
+        && o.string_index.is_none()
+        && o.number_index.is_none()
+}
+
 fn stable_of(tag: u8, parts: &[u64]) -> u64 {
     let mut h = FxHasher::default();
     tag.hash(&mut h);
@@ -782,19 +802,39 @@ impl TypeTable {
         }
     }
 
+    /// The intersection of `types`, normalized as TypeScript's `getIntersectionType` does:
+    /// flattened and deduplicated, `never` absorbing (before `any`), `unknown` dropped,
+    /// empty object types `{}` dropped beside definitely non-nullable members, primitives
+    /// beside their own literals dropped, disjoint primitives, distinct unit types and
+    /// object types with conflicting literal properties reduced to `never`, and unions
+    /// distributed over (`A & (B | C)` is `(A & B) | (A & C)`) while the combinations stay
+    /// under [`MAX_DISTRIBUTED`]; past that the intersection keeps its union members.
     pub fn intersection(&mut self, types: &[TypeId]) -> TypeId {
         let mut flat: Vec<TypeId> = Vec::with_capacity(types.len());
+        let mut any = None;
         for &t in types {
             match self.kind(t) {
                 TypeKind::Intersection(members) => flat.extend(members.iter().copied()),
-                TypeKind::Any => return t,
+                TypeKind::Any => any = Some(any.unwrap_or(t)),
                 TypeKind::Never => return ids::NEVER,
                 TypeKind::Unknown => {}
                 _ => flat.push(t),
             }
         }
+        if let Some(a) = any {
+            return a;
+        }
         self.sort_stable(&mut flat);
         flat.dedup();
+        if flat.len() > 1 {
+            match self.reduce_intersection(&mut flat) {
+                Reduced::Never => return ids::NEVER,
+                Reduced::Distribute(n) if n <= MAX_DISTRIBUTED => {
+                    return self.distribute_intersection(&flat);
+                }
+                _ => {}
+            }
+        }
         match flat.len() {
             0 => ids::UNKNOWN,
             1 => flat[0],
@@ -814,6 +854,160 @@ impl TypeTable {
                 t
             }
         }
+    }
+
+    /// Applies the reductions of [`TypeTable::intersection`] other than distribution to the
+    /// sorted, deduplicated members `flat`; says whether the result is `never` or how many
+    /// combinations distributing over its union members would give.
+    fn reduce_intersection(&mut self, flat: &mut Vec<TypeId>) -> Reduced {
+        // Domains: string, number, bigint, boolean, symbol, null, undefined/void.
+        let mut domains = 0u8;
+        let mut undefined = false;
+        let mut units = 0usize;
+        let mut non_primitive = false;
+        let mut object_like = false;
+        let mut empty_object = false;
+        let mut unions = 1usize;
+        let mut objects = 0usize;
+        for &t in flat.iter() {
+            match self.kind(t) {
+                TypeKind::String => domains |= 1,
+                TypeKind::StringLit(_) => (domains, units) = (domains | 1, units + 1),
+                TypeKind::Number => domains |= 2,
+                TypeKind::NumberLit(_) => (domains, units) = (domains | 2, units + 1),
+                TypeKind::BigInt => domains |= 4,
+                TypeKind::BigIntLit(_) => (domains, units) = (domains | 4, units + 1),
+                TypeKind::Boolean => domains |= 8,
+                TypeKind::BoolLit(_) => (domains, units) = (domains | 8, units + 1),
+                TypeKind::EsSymbol => domains |= 16,
+                TypeKind::Null => (domains, units) = (domains | 32, units + 1),
+                TypeKind::Undefined => {
+                    (domains, units) = (domains | 64, units + 1);
+                    undefined = true;
+                }
+                TypeKind::Void => domains |= 64,
+                TypeKind::EnumLiteral(_) => units += 1,
+                TypeKind::NonPrimitive => non_primitive = true,
+                TypeKind::Object(o) => {
+                    objects += 1;
+                    if is_empty_object(o) {
+                        empty_object = true;
+                    } else {
+                        object_like = true;
+                    }
+                }
+                TypeKind::Declared(_)
+                | TypeKind::Reference(..)
+                | TypeKind::Tuple(_)
+                | TypeKind::ClassStatic(_)
+                | TypeKind::Namespace(_)
+                | TypeKind::Module(_)
+                | TypeKind::Enum(_) => object_like = true,
+                TypeKind::Union(ms) => unions = unions.saturating_mul(ms.len()),
+                _ => {}
+            }
+        }
+        let nullable = domains & 32 != 0 || undefined;
+        if units > 1
+            || (domains & !(32 | 64)).count_ones() > 1
+            || (domains & (32 | 64) != 0 && domains & !(32 | 64) != 0)
+            || (domains & 32 != 0 && domains & 64 != 0)
+            || (non_primitive && domains != 0)
+            || (nullable && (object_like || empty_object || non_primitive))
+        {
+            return Reduced::Never;
+        }
+        if objects > 1 && self.conflicting_literal_props(flat) {
+            return Reduced::Never;
+        }
+        let definitely_non_nullable = object_like || non_primitive || domains & !(32 | 64) != 0;
+        let lits = units > 0;
+        flat.retain(|&t| match self.kind(t) {
+            TypeKind::Object(o) => !(definitely_non_nullable && is_empty_object(o)),
+            TypeKind::String | TypeKind::Number | TypeKind::BigInt | TypeKind::Boolean => !lits,
+            TypeKind::Void => !undefined,
+            _ => true,
+        });
+        if unions > 1 {
+            Reduced::Distribute(unions)
+        } else {
+            Reduced::Kept
+        }
+    }
+
+    /// Whether two object types among `flat` have a required property of the same name
+    /// whose types are distinct unit types (TypeScript reduces such intersections, of
+    /// discriminated members, to `never`). Only properties whose types are resolved count,
+    /// and not those of mapped types ([`tflags::MAPPED`]), whose keys are approximate.
+    fn conflicting_literal_props(&self, flat: &[TypeId]) -> bool {
+        let objs: Vec<&ObjectType> = flat
+            .iter()
+            .filter_map(|&t| match self.kind(t) {
+                TypeKind::Object(o) if self.flags(t) & tflags::MAPPED == 0 => Some(&**o),
+                _ => None,
+            })
+            .collect();
+        for (i, a) in objs.iter().enumerate() {
+            for b in &objs[i + 1..] {
+                for (name, pa) in &a.props {
+                    let Some(pb) = b.props.get(name) else {
+                        continue;
+                    };
+                    if pa.optional || pb.optional {
+                        continue;
+                    }
+                    let (ta, tb) = (pa.ty.get(), pb.ty.get());
+                    if ta != tb
+                        && ta != UNRESOLVED
+                        && tb != UNRESOLVED
+                        && self.is_unit(ta)
+                        && self.is_unit(tb)
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// A literal, `null`, `undefined` or enum member type: one value only.
+    fn is_unit(&self, t: TypeId) -> bool {
+        matches!(
+            self.kind(t),
+            TypeKind::StringLit(_)
+                | TypeKind::NumberLit(_)
+                | TypeKind::BigIntLit(_)
+                | TypeKind::BoolLit(_)
+                | TypeKind::Null
+                | TypeKind::Undefined
+                | TypeKind::EnumLiteral(_)
+        )
+    }
+
+    /// `A & (B | C) & D` as `(A & B & D) | (A & C & D)`: the union of the intersections of
+    /// every combination of the union members of `flat` with its other members.
+    fn distribute_intersection(&mut self, flat: &[TypeId]) -> TypeId {
+        let mut combos: Vec<Vec<TypeId>> = vec![Vec::with_capacity(flat.len())];
+        for &t in flat {
+            match self.kind(t) {
+                TypeKind::Union(ms) => {
+                    let ms = ms.clone();
+                    let mut next = Vec::with_capacity(combos.len() * ms.len());
+                    for c in &combos {
+                        for &m in ms.iter() {
+                            let mut c = c.clone();
+                            c.push(m);
+                            next.push(c);
+                        }
+                    }
+                    combos = next;
+                }
+                _ => combos.iter_mut().for_each(|c| c.push(t)),
+            }
+        }
+        let members: Vec<TypeId> = combos.iter().map(|c| self.intersection(c)).collect();
+        self.union(&members)
     }
 
     /// The primitive a literal type widens to (`"a"` to `string`); other types unchanged.

@@ -396,6 +396,10 @@ impl<'a> Checker<'a, '_> {
             }
             Expr::This(_) => sym.path.is_empty() && sym.sym == THIS_REFERENCE,
             Expr::Member(m) => self.member_is_reference(file, sym, m),
+            Expr::OptChain(o) => match &*o.base {
+                OptChainBase::Member(m) => self.member_is_reference(file, sym, m),
+                _ => false,
+            },
             _ => false,
         }
     }
@@ -433,6 +437,12 @@ impl<'a> Checker<'a, '_> {
             Expr::Member(m) => {
                 self.is_reference(file, sym, e) || self.is_reference(file, sym, &m.obj)
             }
+            Expr::OptChain(o) => match &*o.base {
+                OptChainBase::Member(m) => {
+                    self.is_reference(file, sym, e) || self.is_reference(file, sym, &m.obj)
+                }
+                _ => false,
+            },
             Expr::Bin(b) => match b.op {
                 BinaryOp::LogicalAnd | BinaryOp::LogicalOr => {
                     self.mentions(file, sym, &b.left, depth + 1)
@@ -547,12 +557,20 @@ impl<'a> Checker<'a, '_> {
                         {
                             return self.narrow_equality(t, unit, equal, strict);
                         }
-                        if let Expr::Member(m) = strip(x)
+                        if let Some((m, chained)) = member_of(x)
                             && self.is_reference(file, sym, &m.obj)
                             && let MemberProp::Ident(p) = &m.prop
                             && let Some(unit) = self.unit_of(y)
                         {
-                            return self.narrow_discriminant(t, &p.sym, unit, equal);
+                            let narrowed = self.narrow_discriminant(t, &p.sym, unit, equal);
+                            // `x?.kind === "a"` also says `x` is there.
+                            let defined =
+                                chained && equal && unit != ids::UNDEFINED && unit != ids::NULL;
+                            return if defined {
+                                self.types.non_nullable(narrowed)
+                            } else {
+                                narrowed
+                            };
                         }
                     }
                     t
@@ -574,6 +592,62 @@ impl<'a> Checker<'a, '_> {
         }
     }
 
+    /// TypeScript 5.5's inferred type predicate of a function with one parameter `x`, no
+    /// declared return type and a `boolean` body that is one expression (an arrow's, or a
+    /// lone `return`): `x is T`, where `T` is `x`'s type narrowed where the expression is
+    /// true, when that differs from its declared type and narrowing `T` where the
+    /// expression is false leaves `never` (so `x => x !== undefined` is
+    /// `x is Defined` and `xs.filter` keeps the defined elements).
+    pub(super) fn inferred_type_predicate(
+        &mut self,
+        file: u32,
+        params: &[&Pat],
+        declared: TypeId,
+        ret: TypeId,
+        body: Option<&Expr>,
+    ) -> Option<(usize, TypeId)> {
+        let (&[Pat::Ident(b)], Some(body)) = (params, body) else {
+            return None;
+        };
+        if !matches!(
+            self.types.kind(ret),
+            TypeKind::Boolean | TypeKind::BoolLit(_)
+        ) || matches!(self.types.kind(declared), TypeKind::Any)
+        {
+            return None;
+        }
+        let sym = *self.bound.files[file as usize]
+            .node_symbols
+            .get(&b.id.span.lo.0)?;
+        let r = Reference::symbol(sym);
+        let true_type = self.narrow(file, r, declared, body, true, 0);
+        if true_type == declared {
+            return None;
+        }
+        let false_type = self.narrow(file, r, true_type, body, false, 0);
+        if false_type == ids::NEVER {
+            return Some((0, true_type));
+        }
+        // Discriminants narrow unions only, so `T` itself may not narrow to `never`
+        // (TypeScript narrows it as a reference whose declared type is the union): then
+        // the branches must split the declared union's members between them.
+        let TypeKind::Union(all) = self.types.kind(declared).clone() else {
+            return None;
+        };
+        let false_type = self.narrow(file, r, declared, body, false, 0);
+        let members = |t: TypeId, m: &Self| -> Vec<TypeId> {
+            match m.types.kind(t) {
+                TypeKind::Union(ms) => ms.to_vec(),
+                _ if t == ids::NEVER => Vec::new(),
+                _ => vec![t],
+            }
+        };
+        let (ts, fs) = (members(true_type, self), members(false_type, self));
+        let partition = ts.len() + fs.len() == all.len()
+            && all.iter().all(|m| ts.contains(m) != fs.contains(m));
+        partition.then_some((0, true_type))
+    }
+
     /// `isFoo(x)` where `isFoo` is declared `(x: ...) => x is Foo` (a function, or a
     /// variable initialized by an arrow or function expression): narrows `x` to `Foo` on
     /// the true branch and removes `Foo` on the false branch, as TypeScript's
@@ -592,8 +666,12 @@ impl<'a> Checker<'a, '_> {
         let Some(target) = self.guard_target(file, strip(callee)) else {
             return t;
         };
-        let Some((decl_file, index, guard)) = self.type_predicate_of(target) else {
-            return t;
+        let (index, guard) = match self.type_predicate_of(target) {
+            Some((decl_file, index, guard)) => (index, Err((decl_file, guard))),
+            None => match self.inferred_predicate_of(target) {
+                Some((index, guard)) => (index, Ok(guard)),
+                None => return t,
+            },
         };
         let Some(arg) = call.args.get(index) else {
             return t;
@@ -601,7 +679,10 @@ impl<'a> Checker<'a, '_> {
         if arg.spread.is_some() || !self.is_reference(file, sym, &arg.expr) {
             return t;
         }
-        let guard = self.type_from_node(decl_file, guard);
+        let guard = match guard {
+            Ok(guard) => guard,
+            Err((decl_file, guard)) => self.type_from_node(decl_file, guard),
+        };
         if self.types.is_generic(guard) {
             return t;
         }
@@ -647,6 +728,33 @@ impl<'a> Checker<'a, '_> {
                 let m = self.members(t);
                 m.props.get(&prop.sym)?.declaration
             }
+            _ => None,
+        }
+    }
+
+    /// The inferred type predicate (see [`Checker::inferred_type_predicate`]) of a function
+    /// declared without a return type, or of a variable initialized by such an arrow or
+    /// function expression: from its signature.
+    fn inferred_predicate_of(&mut self, s: SymbolId) -> Option<(usize, TypeId)> {
+        let sym = self.bound.symbol(s);
+        let candidate = sym.decls.iter().any(|(_, d)| match d {
+            crate::bind::DeclRef::Function(f) => f.return_type.is_none() && f.params.len() == 1,
+            crate::bind::DeclRef::Binding {
+                init: Some(init), ..
+            } => match strip(init) {
+                Expr::Arrow(a) => a.return_type.is_none() && a.params.len() == 1,
+                Expr::Fn(f) => f.function.return_type.is_none() && f.function.params.len() == 1,
+                _ => false,
+            },
+            _ => false,
+        });
+        if !candidate {
+            return None;
+        }
+        let t = self.type_of_symbol(s);
+        let m = self.members(t);
+        match &m.calls[..] {
+            [sig] => sig.predicate,
             _ => None,
         }
     }
@@ -932,5 +1040,26 @@ impl<'a> Checker<'a, '_> {
             let has = m.members(c).props.contains_key(name);
             has == assume_true
         })
+    }
+}
+
+/// The one expression a function body returns: an arrow's expression body, or a body that
+/// is a lone `return x;`.
+pub(super) fn single_return(stmts: &[Stmt]) -> Option<&Expr> {
+    match stmts {
+        [Stmt::Return(ReturnStmt { arg: Some(x), .. })] => Some(x),
+        _ => None,
+    }
+}
+
+/// The property access `e` is (`x.a`, or `x?.a` in an optional chain, which it also says).
+fn member_of(e: &Expr) -> Option<(&MemberExpr, bool)> {
+    match strip(e) {
+        Expr::Member(m) => Some((m, false)),
+        Expr::OptChain(o) => match &*o.base {
+            OptChainBase::Member(m) => Some((m, true)),
+            _ => None,
+        },
+        _ => None,
     }
 }

@@ -10,6 +10,8 @@ mod determinism;
 mod diagnostics;
 mod excess_properties;
 mod flow;
+mod inferred_predicates;
+mod intersections;
 mod report;
 mod resolution;
 mod synthetic;
