@@ -3983,33 +3983,9 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
     }
 
+    /// The members of `o` instantiated by `m` (see `instantiate_members`).
     fn instantiate_object(&mut self, o: &ObjectType, m: &Mapper) -> ObjectType {
-        let mut obj = ObjectType::default();
-        for name in &o.order {
-            let p = &o.props[name];
-            let prop = PropSymbol {
-                name: name.clone(),
-                origin: Some((p.clone(), Rc::new(m.clone()))),
-                optional: p.optional,
-                declaration: p.declaration,
-                check_flags: 1,
-                ..PropSymbol::empty(name.clone())
-            };
-            obj.insert_symbol(name.clone(), Rc::new(prop));
-        }
-        obj.calls = o
-            .calls
-            .iter()
-            .map(|s| Rc::new(self.instantiate_signature(s, m)))
-            .collect();
-        obj.constructs = o
-            .constructs
-            .iter()
-            .map(|s| Rc::new(self.instantiate_signature(s, m)))
-            .collect();
-        obj.string_index = o.string_index.map(|t| self.instantiate(t, m));
-        obj.number_index = o.number_index.map(|t| self.instantiate(t, m));
-        obj
+        self.instantiate_members(o, m, false)
     }
 
     // ------------------------------------------------------------------ relations

@@ -303,9 +303,17 @@ impl<'a> Checker<'a, '_> {
         m
     }
 
-    /// Like `instantiate_object`; with `this_only` (the mapping gives only `this`), the
-    /// members whose declarations cannot mention `this` are shared, not instantiated.
-    fn instantiate_members(&mut self, o: &ObjectType, m: &Mapper, this_only: bool) -> ObjectType {
+    /// The members of `o` instantiated by `m`: a transient property per member whose type
+    /// is instantiated on first use (one shared mapper, as TypeScript's instantiated
+    /// symbols share theirs), the signatures and index types instantiated now. With
+    /// `this_only` (the mapping gives only `this`), the members whose declarations cannot
+    /// mention `this` are shared, not instantiated.
+    pub(super) fn instantiate_members(
+        &mut self,
+        o: &ObjectType,
+        m: &Mapper,
+        this_only: bool,
+    ) -> ObjectType {
         let mut obj = ObjectType::default();
         let mapper = Rc::new(m.clone());
         for name in &o.order {
