@@ -4254,6 +4254,26 @@ impl<'a, 'b> Checker<'a, 'b> {
         t
     }
 
+    /// Property `name` among `t`'s own members and index signatures (an optional one with
+    /// `undefined`), not those `Object` or `Function` lend it.
+    pub(super) fn declared_property_type(&mut self, t: TypeId, name: &Atom) -> Option<TypeId> {
+        let m = self.members(t);
+        if let Some(p) = m.props.get(name) {
+            let ty = self.prop_ty(p);
+            return Some(if p.optional {
+                self.types.union(&[ty, ids::UNDEFINED])
+            } else {
+                ty
+            });
+        }
+        if name.parse::<f64>().is_ok()
+            && let Some(i) = m.number_index
+        {
+            return Some(i);
+        }
+        m.string_index
+    }
+
     /// The type of property `name` on `t`, or `None` when it has none.
     fn property_type(&mut self, t: TypeId, name: &Atom) -> Option<TypeId> {
         match self.types.kind(t).clone() {
@@ -4317,23 +4337,10 @@ impl<'a, 'b> Checker<'a, 'b> {
             | TypeKind::Never
             | TypeKind::Unknown => None,
             _ => {
+                if let Some(ty) = self.declared_property_type(t, name) {
+                    return Some(ty);
+                }
                 let m = self.members(t);
-                if let Some(p) = m.props.get(name) {
-                    let ty = self.prop_ty(p);
-                    return Some(if p.optional {
-                        self.types.union(&[ty, ids::UNDEFINED])
-                    } else {
-                        ty
-                    });
-                }
-                if name.parse::<f64>().is_ok()
-                    && let Some(i) = m.number_index
-                {
-                    return Some(i);
-                }
-                if let Some(i) = m.string_index {
-                    return Some(i);
-                }
                 let fallback = if !m.calls.is_empty() || !m.constructs.is_empty() {
                     self.globals.function
                 } else {

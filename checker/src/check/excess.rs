@@ -637,23 +637,7 @@ impl<'a> Checker<'a, '_> {
             | TypeKind::Declared(_)
             | TypeKind::Reference(..)
             | TypeKind::Tuple(_)
-            | TypeKind::ClassStatic(_) => {
-                let m = self.members(t);
-                if let Some(p) = m.props.get(name) {
-                    let ty = self.prop_ty(p);
-                    return Some(if p.optional {
-                        self.types.union(&[ty, ids::UNDEFINED])
-                    } else {
-                        ty
-                    });
-                }
-                if name.parse::<f64>().is_ok()
-                    && let Some(i) = m.number_index
-                {
-                    return Some(i);
-                }
-                m.string_index
-            }
+            | TypeKind::ClassStatic(_) => self.declared_property_type(t, name),
             _ => self.property_type(t, name),
         }
     }
