@@ -686,15 +686,7 @@ impl<'a> Checker<'a, '_> {
         if self.types.is_generic(guard) {
             return t;
         }
-        if assume_true {
-            let kept = self.filter(t, |c, m| m.is_assignable(c, guard));
-            if kept == ids::NEVER { guard } else { kept }
-        } else {
-            self.filter(t, |c, m| {
-                matches!(m.types.kind(c), TypeKind::Any | TypeKind::Unknown)
-                    || !m.is_assignable(c, guard)
-            })
-        }
+        self.narrow_to(t, guard, assume_true)
     }
 
     /// The symbol a possible type guard call names: a function (`isFoo(x)`), or a static
@@ -1011,13 +1003,20 @@ impl<'a> Checker<'a, '_> {
         if matches!(self.types.kind(instance), TypeKind::Any) {
             return t;
         }
+        self.narrow_to(t, instance, assume_true)
+    }
+
+    /// `t` narrowed by a guard or `instanceof` that says the value is (or, on the false
+    /// branch, is not) a `target`: the members assignable to it (or `target` itself when
+    /// none is), or the members that are not.
+    fn narrow_to(&mut self, t: TypeId, target: TypeId, assume_true: bool) -> TypeId {
         if assume_true {
-            let kept = self.filter(t, |c, m| m.is_assignable(c, instance));
-            if kept == ids::NEVER { instance } else { kept }
+            let kept = self.filter(t, |c, m| m.is_assignable(c, target));
+            if kept == ids::NEVER { target } else { kept }
         } else {
             self.filter(t, |c, m| {
                 matches!(m.types.kind(c), TypeKind::Any | TypeKind::Unknown)
-                    || !m.is_assignable(c, instance)
+                    || !m.is_assignable(c, target)
             })
         }
     }
