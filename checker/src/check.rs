@@ -1457,6 +1457,27 @@ impl<'a, 'b> Checker<'a, 'b> {
         required
     }
 
+    /// The type of a literal type node (TypeScript's `getTypeFromLiteralTypeNode`): the
+    /// literal is evaluated as an expression, which gives its fresh type, and the node
+    /// denotes that type's regular type.
+    fn literal_type_node(&mut self, l: &TsLitType) -> TypeId {
+        let t = match &l.lit {
+            TsLit::Str(s) => self.types.string_lit(&bind::str_atom(s)),
+            TsLit::Number(n) => self.types.number_lit(n.value),
+            TsLit::Bool(b) => {
+                if b.value {
+                    ids::TRUE
+                } else {
+                    ids::FALSE
+                }
+            }
+            TsLit::BigInt(b) => self.types.bigint_lit(&Atom::from(b.value.to_string())),
+            TsLit::Tpl(_) => return ids::STRING,
+        };
+        let fresh = self.types.fresh_literal(t);
+        self.types.regular_literal(fresh)
+    }
+
     /// The type an annotation denotes.
     pub fn type_from_node(&mut self, file: u32, t: &'a TsType) -> TypeId {
         let key = ts_type_key(file, t);
@@ -1510,19 +1531,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             },
             // Polymorphic `this`: the `this` type parameter of the class or interface.
             TsType::TsThisType(t) => self.this_type_node(file, t.span.lo.0),
-            TsType::TsLitType(l) => match &l.lit {
-                TsLit::Str(s) => self.types.string_lit(&bind::str_atom(s)),
-                TsLit::Number(n) => self.types.number_lit(n.value),
-                TsLit::Bool(b) => {
-                    if b.value {
-                        ids::TRUE
-                    } else {
-                        ids::FALSE
-                    }
-                }
-                TsLit::BigInt(b) => self.types.bigint_lit(&Atom::from(b.value.to_string())),
-                TsLit::Tpl(_) => ids::STRING,
-            },
+            TsType::TsLitType(l) => self.literal_type_node(l),
             TsType::TsTypeRef(r) => {
                 let entity = entity_of(&r.type_name);
                 let args: Vec<TypeId> = match &r.type_params {

@@ -342,6 +342,10 @@ pub struct TypeTable {
     references: FxHashMap<(SymbolId, Box<[TypeId]>), TypeId>,
     string_lits: FxHashMap<Atom, TypeId>,
     number_lits: FxHashMap<u64, TypeId>,
+    bigint_lits: FxHashMap<Atom, TypeId>,
+    /// The fresh twin of each regular literal type that has one (TypeScript's
+    /// `LiteralType.freshType`); the fresh type links back through [`Type::regular`].
+    fresh_lits: FxHashMap<TypeId, TypeId>,
     singletons: FxHashMap<(u8, SymbolId), TypeId>,
     tuples: FxHashMap<Box<[TypeId]>, TypeId>,
     /// Deferred conditional and mapped types: (tag, declaration, root parts, mapper key).
@@ -415,6 +419,8 @@ impl TypeTable {
             references: FxHashMap::default(),
             string_lits: FxHashMap::default(),
             number_lits: FxHashMap::default(),
+            bigint_lits: FxHashMap::default(),
+            fresh_lits: FxHashMap::default(),
             singletons: FxHashMap::default(),
             tuples: FxHashMap::default(),
             deferred: FxHashMap::default(),
@@ -542,13 +548,67 @@ impl TypeTable {
     }
 
     pub fn bigint_lit(&mut self, s: &Atom) -> TypeId {
+        if let Some(&t) = self.bigint_lits.get(s) {
+            return t;
+        }
         let mut h = FxHasher::default();
         s.as_str().hash(&mut h);
-        self.push(
+        let t = self.push(
             TypeKind::BigIntLit(s.clone()),
             tflags::LITERAL,
             stable_of(3, &[h.finish()]),
+        );
+        self.bigint_lits.insert(s.clone(), t);
+        t
+    }
+
+    /// Whether `t` is a literal type (string, number, bigint, boolean or enum member).
+    fn is_literal_kind(&self, t: TypeId) -> bool {
+        matches!(
+            self.kind(t),
+            TypeKind::StringLit(_)
+                | TypeKind::NumberLit(_)
+                | TypeKind::BigIntLit(_)
+                | TypeKind::BoolLit(_)
+                | TypeKind::EnumLiteral(_)
         )
+    }
+
+    /// The fresh twin of the literal type `t` (TypeScript's `getFreshTypeOfLiteralType`):
+    /// a second type object of the same kind whose stable key is the regular type's key
+    /// plus a marker, linked both ways; created once. A fresh type is its own fresh
+    /// type, and types that are not literals are returned unchanged.
+    pub fn fresh_literal(&mut self, t: TypeId) -> TypeId {
+        if !self.is_literal_kind(t) || self.is_fresh_literal(t) {
+            return t;
+        }
+        if let Some(&f) = self.fresh_lits.get(&t) {
+            return f;
+        }
+        let kind = self.kind(t).clone();
+        let stable = stable_of(4, &[self.stable(t)]);
+        let f = self.push(kind, self.flags(t), stable);
+        self.types[f as usize].regular = t;
+        self.types[t as usize].regular = t;
+        self.fresh_lits.insert(t, f);
+        f
+    }
+
+    /// Whether `t` is a fresh literal type (TypeScript's `TypeFlags.FreshLiteral` on a
+    /// literal type).
+    pub fn is_fresh_literal(&self, t: TypeId) -> bool {
+        let r = self.types[t as usize].regular;
+        r != u32::MAX && r != t && self.is_literal_kind(t)
+    }
+
+    /// The regular type of a literal type (TypeScript's `getRegularTypeOfLiteralType`);
+    /// every other type unchanged.
+    pub fn regular_literal(&self, t: TypeId) -> TypeId {
+        if self.is_fresh_literal(t) {
+            self.types[t as usize].regular
+        } else {
+            t
+        }
     }
 
     /// A type keyed by one symbol (`Declared`, `TypeParam`, `ClassStatic`, ...), interned.
@@ -769,10 +829,22 @@ impl TypeTable {
         if flat.contains(&ids::UNKNOWN) {
             return ids::UNKNOWN;
         }
+        // A fresh literal and its regular type are one member: the regular one.
+        if flat.iter().any(|&t| self.is_fresh_literal(t)) {
+            let regular: Vec<TypeId> = flat
+                .iter()
+                .copied()
+                .filter(|&t| !self.is_fresh_literal(t))
+                .collect();
+            flat.retain(|&t| {
+                !self.is_fresh_literal(t) || !regular.contains(&self.regular_literal(t))
+            });
+        }
         let has_string = flat.contains(&ids::STRING);
         let has_number = flat.contains(&ids::NUMBER);
         let has_bool = flat.contains(&ids::BOOLEAN)
-            || (flat.contains(&ids::TRUE) && flat.contains(&ids::FALSE));
+            || (flat.iter().any(|&t| self.regular_literal(t) == ids::TRUE)
+                && flat.iter().any(|&t| self.regular_literal(t) == ids::FALSE));
         flat.retain(|&t| match self.kind(t) {
             TypeKind::StringLit(_) => !has_string,
             TypeKind::NumberLit(_) => !has_number,

@@ -10,6 +10,7 @@ mod determinism;
 mod diagnostics;
 mod excess_properties;
 mod flow;
+mod fresh_literals;
 mod inferred_predicates;
 mod intersections;
 mod report;

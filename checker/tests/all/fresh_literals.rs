@@ -1,0 +1,51 @@
+//! Fresh and regular literal types, as TypeScript has them: every literal type has a
+//! fresh twin, and a literal type node creates it (by evaluating the literal) before it
+//! denotes the regular type. Every program here was checked with the native TypeScript
+//! checker (7.0.2, strict): the expectations are its diagnostics (by code and line).
+use crate::check;
+
+/// `line:code` of each diagnostic of the corpus's own files.
+fn lines_and_codes(src: &str) -> Vec<String> {
+    check(&[("a.ts", src)])
+        .diagnostics
+        .iter()
+        .filter(|d| !d.file.starts_with("lib/"))
+        .map(|d| format!("{}:{}", d.line, d.code.label()))
+        .collect()
+}
+
+fn types(src: &str) -> u64 {
+    check(&[("a.ts", src)]).counts.types
+}
+
+#[test]
+fn every_new_literal_in_a_type_position_costs_a_regular_and_a_fresh_type() {
+    let literals = "export type A = \"x1\";\nexport type B = \"x2\";\nexport type C = 31;\n";
+    let keywords = "export type A = string;\nexport type B = string;\nexport type C = number;\n";
+    assert_eq!(types(literals), types(keywords) + 6);
+}
+
+#[test]
+fn a_literal_written_twice_in_type_positions_is_one_pair_of_types() {
+    let once = "export type A = \"x1\";\nexport type B = string;\n";
+    let twice = "export type A = \"x1\";\nexport type B = \"x1\";\n";
+    assert_eq!(types(twice), types(once));
+}
+
+#[test]
+fn literal_type_nodes_denote_one_type_for_assignability_and_narrowing() {
+    let src = "type Dir = \"up\" | \"down\" | 1 | true | 10n;\n\
+               type Same = \"up\" | \"down\" | \"up\" | 1 | 1 | true | 10n;\n\
+               declare let d: Dir;\n\
+               const s: Same = d;\n\
+               const back: Dir = s;\n\
+               const bad: Dir = \"left\";\n\
+               function f(x: Dir) {\n\
+               \x20 if (x === \"up\") {\n\
+               \x20   const u: \"up\" = x;\n\
+               \x20 } else {\n\
+               \x20   const n: \"down\" | 1 | true | 10n = x;\n\
+               \x20 }\n\
+               }\n";
+    assert_eq!(lines_and_codes(src), ["6:TS2322"]);
+}
