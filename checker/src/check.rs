@@ -4001,6 +4001,8 @@ impl<'a, 'b> Checker<'a, 'b> {
 
     /// Whether `s` is assignable to `t`, structurally, with the checker's relation cache.
     pub fn is_assignable(&mut self, s: TypeId, t: TypeId) -> bool {
+        // A fresh literal type and its regular type are the same type to every relation.
+        let (s, t) = (self.types.regular_literal(s), self.types.regular_literal(t));
         if s == t
             || t == ids::ANY
             || t == ids::UNKNOWN
@@ -4421,10 +4423,15 @@ impl<'a, 'b> Checker<'a, 'b> {
             Expr::Ident(i) => self.check_ident(file, i),
             Expr::This(_) => self.this_types.last().copied().unwrap_or(ids::ANY),
             Expr::Lit(l) => match l {
+                // A literal expression has its literal's fresh type.
                 Lit::Str(_) | Lit::Num(_) | Lit::Bool(_) | Lit::Null(_) => {
-                    self.literal_type(l).unwrap_or(ids::ANY)
+                    let t = self.literal_type(l).unwrap_or(ids::ANY);
+                    self.types.fresh_literal(t)
                 }
-                Lit::BigInt(b) => self.types.bigint_lit(&Atom::from(b.value.to_string())),
+                Lit::BigInt(b) => {
+                    let t = self.types.bigint_lit(&Atom::from(b.value.to_string()));
+                    self.types.fresh_literal(t)
+                }
                 Lit::Regex(_) => self
                     .globals
                     .regexp

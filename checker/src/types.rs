@@ -804,8 +804,10 @@ impl TypeTable {
     }
 
     /// Sorts by stable key (ties by id, which only equal-looking types share).
+    /// A fresh literal type sorts beside its regular type, so a union prints its members
+    /// in the same order whichever of the two it holds.
     fn sort_stable(&self, ts: &mut [TypeId]) {
-        ts.sort_by_key(|&t| (self.stable(t), t));
+        ts.sort_by_key(|&t| (self.stable(self.regular_literal(t)), self.stable(t), t));
     }
 
     /// The union of `types`: flattened, deduplicated, `any` absorbing, `never` dropped,
@@ -895,6 +897,10 @@ impl TypeTable {
         }
         if let Some(a) = any {
             return a;
+        }
+        // A fresh literal type is its regular type here.
+        for t in flat.iter_mut() {
+            *t = self.regular_literal(*t);
         }
         self.sort_stable(&mut flat);
         flat.dedup();
@@ -1032,6 +1038,7 @@ impl TypeTable {
                     if ta != tb
                         && ta != UNRESOLVED
                         && tb != UNRESOLVED
+                        && self.regular_literal(ta) != self.regular_literal(tb)
                         && self.is_unit(ta)
                         && self.is_unit(tb)
                     {

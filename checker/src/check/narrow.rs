@@ -898,6 +898,8 @@ impl<'a> Checker<'a, '_> {
     }
 
     fn narrow_equality(&mut self, t: TypeId, unit: TypeId, equal: bool, strict: bool) -> TypeId {
+        // Literal types compare by their regular types.
+        let unit = self.types.regular_literal(unit);
         let nullish = unit == ids::NULL || unit == ids::UNDEFINED;
         let t = if unit == ids::TRUE || unit == ids::FALSE {
             let other = if unit == ids::TRUE {
@@ -922,8 +924,8 @@ impl<'a> Checker<'a, '_> {
             };
             let mut kept = Vec::new();
             for c in members {
-                let same =
-                    c == unit || (!strict && nullish && (c == ids::NULL || c == ids::UNDEFINED));
+                let same = self.types.regular_literal(c) == unit
+                    || (!strict && nullish && (c == ids::NULL || c == ids::UNDEFINED));
                 let opaque = matches!(
                     self.types.kind(c),
                     TypeKind::Any | TypeKind::Unknown | TypeKind::TypeParam(_)
@@ -936,8 +938,9 @@ impl<'a> Checker<'a, '_> {
             }
             self.types.union(&kept)
         } else {
-            self.filter(t, |c, _| {
-                !(c == unit || (!strict && nullish && (c == ids::NULL || c == ids::UNDEFINED)))
+            self.filter(t, |c, m| {
+                !(m.types.regular_literal(c) == unit
+                    || (!strict && nullish && (c == ids::NULL || c == ids::UNDEFINED)))
             })
         }
     }
@@ -947,10 +950,12 @@ impl<'a> Checker<'a, '_> {
             return t;
         }
         let prop = prop.clone();
+        let unit = self.types.regular_literal(unit);
         self.filter(t, |c, m| {
             let Some(pt) = m.property_type(c, &prop) else {
                 return true;
             };
+            let pt = m.types.regular_literal(pt);
             let is_unit = matches!(
                 m.types.kind(pt),
                 TypeKind::StringLit(_)

@@ -49,3 +49,40 @@ fn literal_type_nodes_denote_one_type_for_assignability_and_narrowing() {
                }\n";
     assert_eq!(lines_and_codes(src), ["6:TS2322"]);
 }
+
+#[test]
+fn literal_expressions_have_fresh_types_that_relate_narrow_and_unite_as_their_regular_types() {
+    let src = "export {};\n\
+               const c = \"a\";\n\
+               type AB = \"a\" | \"b\";\n\
+               declare let x: AB;\n\
+               declare const r: boolean;\n\
+               const u: AB = c;\n\
+               const v: \"a\" & string = \"a\";\n\
+               const flag = true;\n\
+               const t: true = flag;\n\
+               const big = 10n;\n\
+               const b2: 10n = big;\n\
+               const m = r ? \"a\" : \"b\";\n\
+               const n: AB = m;\n\
+               const same: \"a\" | \"a\" = r ? c : \"a\";\n\
+               if (x === \"a\") {\n\
+               \x20 const y: \"a\" = x;\n\
+               } else {\n\
+               \x20 const z: \"b\" = x;\n\
+               }\n\
+               type Shape = { kind: \"sq\"; s: number } | { kind: \"ci\"; d: number };\n\
+               const o = { kind: \"sq\" as const, s: 1 };\n\
+               const sh: Shape = o;\n\
+               const bad: \"b\" = c;\n\
+               let w = \"a\";\n\
+               const bad2: \"a\" = w;\n";
+    assert_eq!(lines_and_codes(src), ["23:TS2322", "25:TS2322"]);
+}
+
+#[test]
+fn a_new_literal_in_an_expression_costs_a_regular_and_a_fresh_type() {
+    let one = "export const a = \"q1\";\nexport const b = \"q1\";\n";
+    let two = "export const a = \"q1\";\nexport const b = \"q2\";\n";
+    assert_eq!(types(two), types(one) + 2);
+}
