@@ -1089,8 +1089,13 @@ impl TypeTable {
         self.union(&members)
     }
 
-    /// The primitive a literal type widens to (`"a"` to `string`); other types unchanged.
+    /// The primitive a fresh literal type widens to (`"a"` to `string`, TypeScript's
+    /// `getWidenedLiteralType`); regular literal types and other types unchanged.
     pub fn widen(&mut self, t: TypeId) -> TypeId {
+        let literal = !matches!(self.kind(t), TypeKind::Union(_));
+        if literal && !self.is_fresh_literal(t) {
+            return t;
+        }
         match self.kind(t) {
             TypeKind::StringLit(_) => ids::STRING,
             TypeKind::NumberLit(_) => ids::NUMBER,

@@ -86,3 +86,25 @@ fn a_new_literal_in_an_expression_costs_a_regular_and_a_fresh_type() {
     let two = "export const a = \"q1\";\nexport const b = \"q2\";\n";
     assert_eq!(types(two), types(one) + 2);
 }
+
+#[test]
+fn widening_widens_fresh_literals_and_keeps_regular_ones_from_type_annotations() {
+    let src = "export {};\n\
+               declare const k: \"a\";\n\
+               let v = k;\n\
+               const ok: \"a\" = v;\n\
+               const bad: \"b\" = v;\n\
+               type Opt = { t?: \"x\" | \"y\"; n?: 1 | 2 };\n\
+               declare const tx: \"x\" | \"y\";\n\
+               declare const one: 1;\n\
+               declare function take(o: Opt): void;\n\
+               const o = { t: tx, n: one };\n\
+               take(o);\n\
+               let s = \"lit\";\n\
+               const s2: \"lit\" = s;\n\
+               const p = { t: \"x\" };\n\
+               take(p);\n\
+               function ret() { return k; }\n\
+               const r: \"a\" = ret();\n";
+    assert_eq!(lines_and_codes(src), ["5:TS2322", "13:TS2322", "15:TS2345"]);
+}
