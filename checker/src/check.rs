@@ -4562,7 +4562,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
                 r
             }
-            Expr::Member(m) => self.check_member(file, m, false),
+            // A property's literal type is regular (TypeScript's property types are).
+            Expr::Member(m) => {
+                let t = self.check_member(file, m, false);
+                self.regular_literals(t)
+            }
             Expr::SuperProp(_) => ids::ANY,
             Expr::Cond(c) => {
                 self.check_expr(file, &c.test, None);
@@ -4642,7 +4646,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                 let outer = std::mem::replace(&mut self.const_context, true);
                 let t = self.check_expr(file, &x.expr, contextual);
                 self.const_context = outer;
-                t
+                // `as const` gives regular literal types, which widening keeps.
+                self.regular_literals(t)
             }
             Expr::TsNonNull(x) => {
                 let t = self.check_expr(file, &x.expr, contextual);
@@ -4889,11 +4894,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                             Some(c) => self.property_type(c, &name),
                             None => None,
                         };
-                        let value_regular = match &**p {
-                            Prop::KeyValue(kv) => is_regular_literal_expr(&kv.value),
-                            _ => false,
-                        };
-                        let ty = if in_const || value_regular {
+                        let ty = if in_const {
                             ty
                         } else {
                             self.widen_unless_literal_context(ty, ctx)
@@ -5049,13 +5050,21 @@ impl<'a, 'b> Checker<'a, 'b> {
         self.types.tuple(elems)
     }
 
-    /// A declared type from an initializer: widened, except where TypeScript's literal
-    /// type would be regular, not fresh, so not widened ([`is_regular_literal_expr`]).
-    fn widen_unless_const_assertion(&mut self, init: &Expr, t: TypeId) -> TypeId {
-        if is_regular_literal_expr(init) {
-            t
-        } else {
-            self.types.widen(t)
+    /// A declared type from an initializer: widened; regular literal types (from `as
+    /// const`, property accesses and annotations) are kept by [`TypeTable::widen`].
+    fn widen_unless_const_assertion(&mut self, _init: &Expr, t: TypeId) -> TypeId {
+        self.types.widen(t)
+    }
+
+    /// `t` with its literal types, or its union members' literal types, made regular
+    /// (TypeScript's `getRegularTypeOfLiteralType`).
+    fn regular_literals(&mut self, t: TypeId) -> TypeId {
+        match self.types.kind(t) {
+            TypeKind::Union(ms) if ms.iter().any(|&m| self.types.is_fresh_literal(m)) => {
+                let ms: Vec<TypeId> = ms.iter().map(|&m| self.types.regular_literal(m)).collect();
+                self.types.union(&ms)
+            }
+            _ => self.types.regular_literal(t),
         }
     }
 
@@ -6337,18 +6346,6 @@ impl<'a, 'b> Checker<'a, 'b> {
             out.push_str(&format!(":{f:x};"));
         }
         out
-    }
-}
-
-/// Whether the literal types of an expression are regular in TypeScript (they do not
-/// widen): an `as const` operand, a property access (declared property types, `as const`
-/// objects' properties), a conditional of those; literals written in place are fresh.
-fn is_regular_literal_expr(e: &Expr) -> bool {
-    match e {
-        Expr::TsConstAssertion(_) | Expr::Member(_) => true,
-        Expr::Paren(p) => is_regular_literal_expr(&p.expr),
-        Expr::Cond(c) => is_regular_literal_expr(&c.cons) && is_regular_literal_expr(&c.alt),
-        _ => false,
     }
 }
 

@@ -108,3 +108,22 @@ fn widening_widens_fresh_literals_and_keeps_regular_ones_from_type_annotations()
                const r: \"a\" = ret();\n";
     assert_eq!(lines_and_codes(src), ["5:TS2322", "13:TS2322", "15:TS2345"]);
 }
+
+#[test]
+fn as_const_and_property_accesses_give_regular_literals_that_widening_keeps() {
+    let src = "export {};\n\
+               declare const r: boolean;\n\
+               const X = { K: \"k\", L: \"l\" } as const;\n\
+               let a = X.K;\n\
+               const a1: \"k\" = a;\n\
+               let b = r ? X.K : X.L;\n\
+               const b1: \"k\" | \"l\" = b;\n\
+               let c = r ? X.K : \"z\";\n\
+               const c1: \"k\" | \"z\" = c;\n\
+               let d = (\"q\" as const);\n\
+               const d1: \"q\" = d;\n\
+               const o = { p: X.K, q: \"w\" };\n\
+               const o1: { p: \"k\"; q: string } = o;\n\
+               const o2: { p: \"k\"; q: \"w\" } = o;\n";
+    assert_eq!(lines_and_codes(src), ["9:TS2322", "14:TS2322"]);
+}
