@@ -2109,21 +2109,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                     }
                     return self.types.union(&out);
                 }
-                TypeKind::String
-                | TypeKind::Number
-                | TypeKind::Boolean
-                | TypeKind::BigInt
-                | TypeKind::EsSymbol
-                | TypeKind::StringLit(_)
-                | TypeKind::NumberLit(_)
-                | TypeKind::BoolLit(_)
-                | TypeKind::BigIntLit(_)
-                | TypeKind::Null
-                | TypeKind::Undefined
-                | TypeKind::Void
-                | TypeKind::Never
-                | TypeKind::Enum(_)
-                | TypeKind::EnumLiteral(_) => return src,
+                TypeKind::Never => return src,
+                _ if self.types.is_primitive(src) => return src,
                 TypeKind::Reference(a, args)
                     if Some(a) == self.globals.array && args.len() == 1 =>
                 {

@@ -1050,6 +1050,28 @@ impl TypeTable {
         false
     }
 
+    /// A primitive: `string`, `number`, `boolean`, `bigint`, `symbol`, their literals, an
+    /// enum or enum member, `undefined`, `null` or `void`.
+    pub fn is_primitive(&self, t: TypeId) -> bool {
+        matches!(
+            self.kind(t),
+            TypeKind::String
+                | TypeKind::Number
+                | TypeKind::Boolean
+                | TypeKind::BigInt
+                | TypeKind::EsSymbol
+                | TypeKind::StringLit(_)
+                | TypeKind::NumberLit(_)
+                | TypeKind::BoolLit(_)
+                | TypeKind::BigIntLit(_)
+                | TypeKind::EnumLiteral(_)
+                | TypeKind::Enum(_)
+                | TypeKind::Undefined
+                | TypeKind::Null
+                | TypeKind::Void
+        )
+    }
+
     /// A literal, `null`, `undefined` or enum member type: one value only.
     fn is_unit(&self, t: TypeId) -> bool {
         matches!(

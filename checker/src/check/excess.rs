@@ -486,29 +486,9 @@ impl<'a> Checker<'a, '_> {
         let kept: Vec<TypeId> = ms
             .iter()
             .copied()
-            .filter(|&m| !self.is_primitive(m))
+            .filter(|&m| !self.types.is_primitive(m))
             .collect();
         self.types.union(&kept)
-    }
-
-    fn is_primitive(&self, t: TypeId) -> bool {
-        matches!(
-            self.types.kind(t),
-            TypeKind::String
-                | TypeKind::Number
-                | TypeKind::Boolean
-                | TypeKind::BigInt
-                | TypeKind::EsSymbol
-                | TypeKind::StringLit(_)
-                | TypeKind::NumberLit(_)
-                | TypeKind::BoolLit(_)
-                | TypeKind::BigIntLit(_)
-                | TypeKind::EnumLiteral(_)
-                | TypeKind::Enum(_)
-                | TypeKind::Undefined
-                | TypeKind::Null
-                | TypeKind::Void
-        )
     }
 
     /// A unit type, or a union of them (what makes a property a discriminant).
@@ -539,14 +519,14 @@ impl<'a> Checker<'a, '_> {
         // 0: excluded, 1: included, 2: undecided for this discriminant.
         let mut include: Vec<u8> = ms
             .iter()
-            .map(|&m| u8::from(!self.is_primitive(m)))
+            .map(|&m| u8::from(!self.types.is_primitive(m)))
             .collect();
         let sm = self.members(s);
         for name in &sm.order {
             let prop_types: Vec<Option<TypeId>> = ms
                 .iter()
                 .map(|&m| {
-                    if self.is_primitive(m) {
+                    if self.types.is_primitive(m) {
                         None
                     } else {
                         self.property_in(m, name, 0)
