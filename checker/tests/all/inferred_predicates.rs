@@ -2,20 +2,7 @@
 //! type whose body returns one boolean expression that narrows the parameter is a type
 //! guard, where the expression's false branch holds what its true branch does not. Each
 //! program's errors are on the lines and with the codes `tsc` reports for it.
-use crate::{check, render};
-
-/// `line:column code` of each diagnostic of a one-file program.
-fn positions(src: &str) -> Vec<String> {
-    render(&check(&[("a.ts", src)]).diagnostics)
-        .lines()
-        .filter_map(|l| {
-            let rest = l.strip_prefix("a.ts:")?;
-            let (pos, tail) = rest.split_once(" - error ")?;
-            let code = tail.split(':').next()?;
-            Some(format!("{pos} {code}"))
-        })
-        .collect()
-}
+use crate::line_positions;
 
 /// A list whose `keep` has `filter`'s two overloads.
 const LIST: &str = "interface List<T> {
@@ -39,7 +26,7 @@ const f: number = ys.keep(y => typeof y === \"number\").first;
 "
     );
     // Truthiness does not say `""` is gone on the false branch: no predicate for `!!x`.
-    assert_eq!(positions(&src), ["10:7 TS2322"]);
+    assert_eq!(line_positions(&src), ["10:7 TS2322"]);
 }
 
 #[test]
@@ -53,13 +40,13 @@ const g: Text = els.keep(el => isText(el)).first;
 const h: Text = els.keep(el => el.kind === \"text\").first;
 "
     );
-    assert_eq!(positions(&src), Vec::<String>::new());
+    assert_eq!(line_positions(&src), Vec::<String>::new());
 }
 
 #[test]
 fn a_call_to_a_function_with_an_inferred_predicate_narrows_its_argument() {
     assert_eq!(
-        positions(
+        line_positions(
             "const isStr = (v: unknown) => typeof v === \"string\";
 declare const u: unknown;
 if (isStr(u)) { const s: string = u; }

@@ -2,26 +2,12 @@
 //! disjoint primitives and literals reduced to `never`, unions distributed over), and what
 //! that asks of spreads and property lookups. Each program's errors are on the lines and
 //! with the codes `tsc` reports for it.
-use crate::{check, render};
-
-/// `line:column code` of each diagnostic of a one-file program (messages print types by
-/// structure here, by alias name in `tsc`).
-fn positions(src: &str) -> Vec<String> {
-    render(&check(&[("a.ts", src)]).diagnostics)
-        .lines()
-        .filter_map(|l| {
-            let rest = l.strip_prefix("a.ts:")?;
-            let (pos, tail) = rest.split_once(" - error ")?;
-            let code = tail.split(':').next()?;
-            Some(format!("{pos} {code}"))
-        })
-        .collect()
-}
+use crate::line_positions;
 
 #[test]
 fn an_intersection_with_the_empty_object_type_drops_it_and_removes_undefined() {
     assert_eq!(
-        positions(
+        line_positions(
             "type NN<T> = T & {};
 const a: NN<string | undefined> = undefined;
 const b: NN<string | undefined> = \"x\";
@@ -35,7 +21,7 @@ const g: {} & number = 3;
 #[test]
 fn disjoint_primitives_distinct_literals_and_null_with_objects_intersect_to_never() {
     assert_eq!(
-        positions(
+        line_positions(
             "const c: string & number = \"x\";
 const d: \"a\" & \"b\" = \"a\";
 const e: null & { a: number } = null;
@@ -50,7 +36,7 @@ const n: undefined & void = undefined;
 #[test]
 fn an_intersection_distributes_over_a_union_member() {
     assert_eq!(
-        positions(
+        line_positions(
             "interface A { a: number }
 interface B { b: string }
 interface C { c: boolean }
@@ -69,7 +55,7 @@ const j: number = dd.x;
 #[test]
 fn a_spread_of_a_possibly_undefined_object_keeps_a_required_property_it_may_lack() {
     assert_eq!(
-        positions(
+        line_positions(
             "declare const o: { depth?: number; name: string } | undefined;
 const k: { depth: number } = { depth: -1, ...o };
 declare const u: { a: number; b: string } | { a: string };
@@ -83,7 +69,7 @@ const s: { a: number | string } = { ...u };
 #[test]
 fn a_property_declared_by_one_member_of_an_intersection_ignores_the_index_signatures_of_others() {
     assert_eq!(
-        positions(
+        line_positions(
             "interface Box { get(k: string): number }
 type Brand<T extends string> = { [k: string]: T };
 declare const br: Box & Brand<\"A\"> & Brand<\"B\">;
@@ -97,7 +83,7 @@ const l: number = br.get(\"x\");
 #[test]
 fn a_discriminant_compared_through_an_optional_chain_narrows_the_nested_reference() {
     assert_eq!(
-        positions(
+        line_positions(
             "type G = { status: \"pending\" } | { status: \"done\"; html: string } | { status: \"error\"; message?: string; code: string };
 type Base = { id: string; customData?: { [key: string]: any } };
 type El = Base & RO<{ type: \"iframe\"; customData?: { generationData?: G } }>;

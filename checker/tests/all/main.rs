@@ -79,6 +79,26 @@ pub fn render(diags: &[Diagnostic]) -> String {
         .collect()
 }
 
+/// `file:line:column code` of each diagnostic of the corpus's own files.
+pub fn positions(outcome: &Outcome) -> Vec<String> {
+    outcome
+        .diagnostics
+        .iter()
+        .filter(|d| !d.file.starts_with("lib/"))
+        .map(|d| format!("{}:{}:{} {}", d.file, d.line, d.column, d.code.label()))
+        .collect()
+}
+
+/// `line:column code` of each diagnostic of a one-file program (`a.ts`).
+pub fn line_positions(src: &str) -> Vec<String> {
+    check(&[("a.ts", src)])
+        .diagnostics
+        .iter()
+        .filter(|d| d.file == "a.ts")
+        .map(|d| format!("{}:{} {}", d.line, d.column, d.code.label()))
+        .collect()
+}
+
 /// The codes of the diagnostics of the corpus's own files.
 pub fn codes(outcome: &Outcome) -> Vec<String> {
     outcome
