@@ -2,7 +2,9 @@
 # Runs this checker and the native TypeScript checker (typescript@7, the Go port) on the
 # same real corpora, alternating, and prints one TSV row per tool: median wall seconds,
 # peak RSS and minor faults (GNU time), and type counts (`--json` here,
-# `--extendedDiagnostics` there), and the native checker's Go heap in use at exit.
+# `--extendedDiagnostics` there), the native checker's Go heap in use at exit, and, from one
+# more run of each sampled by rss-split.py, the peak RSS split into anonymous memory (the
+# heap) and file-backed pages (the binary and libraries).
 #
 #   checker/scripts/side-by-side.sh [--runs N] [--checkers "1 8"] [corpus ...]
 #
@@ -17,7 +19,7 @@ while [[ $# -gt 0 ]]; do
     case "$1" in
         --runs) runs="$2"; shift 2 ;;
         --checkers) checkers="$2"; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
         -*) echo "side-by-side.sh: unknown option $1" >&2; exit 2 ;;
         *) corpora+=("$1"); shift ;;
     esac
@@ -55,7 +57,7 @@ trap 'rm -rf "$work"' EXIT
 # Median of the numbers on stdin.
 median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
-printf 'corpus\ttool\tcheckers\twall_s\tmax_rss_mb\tminor_faults\ttypes\tdiagnostics\theap_in_use_mb\n'
+printf 'corpus\ttool\tcheckers\twall_s\tmax_rss_mb\tminor_faults\ttypes\tdiagnostics\theap_in_use_mb\trss_anon_mb\trss_file_mb\n'
 for corpus in "${corpora[@]}"; do
     dir="$("$corpora_bin" --quiet path "$corpus")"
     extra=''
@@ -83,6 +85,8 @@ JSON
             [[ -n "$types" ]] || { echo "side-by-side.sh: the native checker printed no type count on $corpus:" >&2; tail -5 "$work/out" >&2; exit 1; }
             echo "$(tail -n 1 "$work/t") $types $errors ${heap:-0}" >> "$work/native"
         done
+        split_ours=$(python3 "$root/checker/scripts/rss-split.py" "$checker" --corpus "$corpus" --checkers "$n") || true
+        split_native=$(python3 "$root/checker/scripts/rss-split.py" "$native_exe" -p "$work/tsconfig.json" --checkers "$n") || true
         for tool in ours native; do
             wall=$(awk '{print $1}' "$work/$tool" | median)
             rss=$(awk '{print $2/1024}' "$work/$tool" | median)
@@ -91,8 +95,10 @@ JSON
             diags=$(awk '{print $5}' "$work/$tool" | median)
             heap=-
             [[ $tool == native ]] && heap=$(awk '{print $6}' "$work/$tool" | median)
-            name=checker; [[ $tool == native ]] && name="tsgo-$native_version"
-            printf '%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\n' "$corpus" "$name" "$n" "$wall" "$rss" "$faults" "$types" "$diags" "$heap"
+            name=checker; split=$split_ours
+            [[ $tool == native ]] && name="tsgo-$native_version" && split=$split_native
+            read -r anon file <<< "${split:-- -}"
+            printf '%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s\n' "$corpus" "$name" "$n" "$wall" "$rss" "$faults" "$types" "$diags" "$heap" "$anon" "$file"
         done
     done
 done
