@@ -204,6 +204,11 @@ pub struct FileBinding<'a> {
     /// Interfaces whose declaration mentions a `this` type anywhere (TypeScript's
     /// `NodeFlags.ContainsThis`), by the start position of the interface's name.
     pub interfaces_with_this: rustc_hash::FxHashSet<u32>,
+    /// The class or interface whose body encloses each function type, constructor type and
+    /// type literal, by the node's start position (TypeScript's `getOuterTypeParameters`
+    /// walks up to it through type literals and nested functions alike): its `this` type
+    /// and type parameters are outer type parameters of the node's anonymous type.
+    pub anon_owners: FxHashMap<u32, SymbolId>,
     /// References inside global namespaces that no enclosing scope declares, with the
     /// namespace path to look them up in (innermost first) before the global table.
     pub namespace_refs: FxHashMap<u32, Arc<[Atom]>>,
@@ -478,6 +483,7 @@ pub fn bind_file<'a>(
         capturing: false,
         current_this: None,
         this_type_owner: None,
+        enclosing_owner: None,
         next_fn_this_type: None,
         seen_this_type: false,
     };
@@ -558,6 +564,8 @@ struct Binder<'a, 'p> {
     /// The class or interface a `this` type annotation here denotes (see
     /// [`FileBinding::this_type_owners`]).
     this_type_owner: Option<SymbolId>,
+    /// The class or interface whose body the walk is in (see [`FileBinding::anon_owners`]).
+    enclosing_owner: Option<SymbolId>,
     /// The owner the next function walked is a non-static method of (taken by `function`).
     next_fn_this_type: Option<SymbolId>,
     /// A `this` type was met since the enclosing interface declaration began.
@@ -1572,9 +1580,11 @@ impl<'a> Binder<'a, '_> {
             self.heritage(e);
         }
         let outer_owner = std::mem::replace(&mut self.this_type_owner, owner);
+        let outer_enclosing = std::mem::replace(&mut self.enclosing_owner, owner);
         for m in &i.body.body {
             self.type_element(m, owner);
         }
+        self.enclosing_owner = outer_enclosing;
         self.this_type_owner = outer_owner;
         if std::mem::replace(&mut self.seen_this_type, outer_seen) {
             self.out.interfaces_with_this.insert(i.id.span.lo.0);
@@ -1797,6 +1807,7 @@ impl<'a> Binder<'a, '_> {
         for i in &c.implements {
             self.heritage(i);
         }
+        let outer_enclosing = std::mem::replace(&mut self.enclosing_owner, owner);
         for m in &c.body {
             self.out.nodes += 1;
             match m {
@@ -1931,6 +1942,7 @@ impl<'a> Binder<'a, '_> {
                 ClassMember::Empty(_) => {}
             }
         }
+        self.enclosing_owner = outer_enclosing;
         self.scopes.pop();
     }
 
@@ -2481,14 +2493,23 @@ impl<'a> Binder<'a, '_> {
             }
             TsType::TsFnOrConstructorType(f) => {
                 self.scopes.push(FxHashMap::default());
-                let (tp, params, ann) = match f {
-                    TsFnOrConstructorType::TsFnType(f) => {
-                        (f.type_params.as_deref(), &f.params, &f.type_ann)
-                    }
-                    TsFnOrConstructorType::TsConstructorType(f) => {
-                        (f.type_params.as_deref(), &f.params, &f.type_ann)
-                    }
+                let (tp, params, ann, lo) = match f {
+                    TsFnOrConstructorType::TsFnType(f) => (
+                        f.type_params.as_deref(),
+                        &f.params,
+                        &f.type_ann,
+                        f.span.lo.0,
+                    ),
+                    TsFnOrConstructorType::TsConstructorType(f) => (
+                        f.type_params.as_deref(),
+                        &f.params,
+                        &f.type_ann,
+                        f.span.lo.0,
+                    ),
                 };
+                if let Some(o) = self.enclosing_owner {
+                    self.out.anon_owners.insert(lo, o);
+                }
                 self.type_params(tp);
                 self.fn_params(params);
                 self.ty(&ann.type_ann);
@@ -2505,6 +2526,9 @@ impl<'a> Binder<'a, '_> {
                 self.type_args(q.type_args.as_deref());
             }
             TsType::TsTypeLit(l) => {
+                if let Some(o) = self.enclosing_owner {
+                    self.out.anon_owners.insert(l.span.lo.0, o);
+                }
                 let owner = self.anonymous("__type", SyntaxDecl::TypeLiteral(l));
                 // A type literal's members have no `this` type (TypeScript reports TS2526).
                 let outer = self.this_type_owner.take();

@@ -9,6 +9,7 @@
 mod calls;
 mod excess;
 mod narrow;
+mod outer;
 mod spread;
 mod this;
 
@@ -145,6 +146,8 @@ pub struct Checker<'a, 'b> {
     resolving_members: FxHashSet<TypeId>,
     /// Polymorphic `this` types: parameters, declared members, `this`-instantiations.
     this: this::ThisTypes,
+    /// Anonymous object types with outer type parameters and their instantiations.
+    outer_types: outer::OuterTypes,
     inst_cache: FxHashMap<(TypeId, u64), TypeId>,
     type_nodes: FxHashMap<(u32, u32, u32), TypeId>,
     constraints: FxHashMap<SymbolId, TypeId>,
@@ -244,6 +247,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             members_cache: FxHashMap::default(),
             resolving_members: FxHashSet::default(),
             this: this::ThisTypes::default(),
+            outer_types: outer::OuterTypes::default(),
             inst_cache: FxHashMap::default(),
             type_nodes: FxHashMap::default(),
             constraints: FxHashMap::default(),
@@ -1563,7 +1567,9 @@ impl<'a, 'b> Checker<'a, 'b> {
                 } else {
                     obj.calls.push(Rc::new(sig))
                 }
-                self.types.object(obj, node_key(file, f_lo(f)))
+                let ty = self.types.object(obj, node_key(file, f_lo(f)));
+                self.register_anonymous_node(ty, file, t);
+                ty
             }
             TsType::TsTypeQuery(q) => match &q.expr_name {
                 TsTypeQueryExpr::TsEntityName(e) => {
@@ -1576,7 +1582,9 @@ impl<'a, 'b> Checker<'a, 'b> {
             },
             TsType::TsTypeLit(l) => {
                 let obj = self.object_from_elements(file, &l.members);
-                self.types.object(obj, node_key(file, l.span.lo.0))
+                let ty = self.types.object(obj, node_key(file, l.span.lo.0));
+                self.register_anonymous_node(ty, file, t);
+                ty
             }
             TsType::TsArrayType(a) => {
                 let e = self.type_from_node(file, &a.elem_type);
@@ -3159,7 +3167,11 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
             Some((file, BDecl::Member(m))) => {
                 let file = *file;
-                self.member_type(file, *m, &decls)
+                let t = self.member_type(file, *m, &decls);
+                if f & flags::METHOD != 0 {
+                    return self.register_method_type(s, t);
+                }
+                t
             }
             Some((file, BDecl::DefaultExpr(e))) => {
                 let file = *file;
@@ -3871,11 +3883,15 @@ impl<'a, 'b> Checker<'a, 'b> {
     // ------------------------------------------------------------------ instantiation
 
     fn instantiate(&mut self, t: TypeId, m: &Mapper) -> TypeId {
-        if !self.types.is_generic(t) || m.pairs.is_empty() {
+        let f = self.types.flags(t);
+        if f & (tflags::GENERIC | tflags::OUTER) == 0 || m.pairs.is_empty() {
             return t;
         }
-        if m.this_only && self.types.flags(t) & tflags::THIS == 0 {
+        if m.this_only && f & (tflags::THIS | tflags::OUTER) == 0 {
             return t;
+        }
+        if let Some(r) = self.instantiate_anonymous(t, m) {
+            return r;
         }
         if let Some(&r) = self.inst_cache.get(&(t, m.key)) {
             return r;

@@ -285,30 +285,36 @@ pub enum TypeKind {
 /// Per-type flags.
 pub mod tflags {
     /// The type mentions a type parameter somewhere (instantiation may change it).
-    pub const GENERIC: u8 = 1;
+    pub const GENERIC: u16 = 1;
     /// A string, number, boolean or bigint literal type.
-    pub const LITERAL: u8 = 2;
+    pub const LITERAL: u16 = 2;
     /// The type mentions a class's or interface's `this` type (implies [`GENERIC`]).
-    pub const THIS: u8 = 4;
+    pub const THIS: u16 = 4;
     /// A fresh object literal type (TypeScript's `ObjectFlags.FreshLiteral`): the type of
     /// an object literal expression, subject to excess property checks until it is widened
     /// to its regular type ([`Type::regular`]).
-    pub const FRESH_LITERAL: u8 = 8;
+    pub const FRESH_LITERAL: u16 = 8;
     /// The type is or mentions a fresh object literal type (TypeScript's
     /// `ContainsObjectOrArrayLiteral`): widening may change it.
-    pub const CONTAINS_FRESH: u8 = 16;
+    pub const CONTAINS_FRESH: u16 = 16;
     /// An object type resolved from a mapped type (`Partial<T>`, `Pick<T, K>`, `Omit`):
     /// its keys come from this checker's approximate `keyof`, so it is taken to know every
     /// property in excess property checks.
-    pub const MAPPED: u8 = 32;
+    pub const MAPPED: u16 = 32;
     /// The fresh type of an object literal expression (TypeScript's
     /// `ObjectFlags.ObjectLiteral`, which widening drops, as the regular type does not have
     /// it): as a union member written without spreads it gives a property it lacks the
     /// type `undefined` (`(c ? {} : { a: 1 }).a`).
-    pub const OBJECT_LITERAL: u8 = 64;
+    pub const OBJECT_LITERAL: u16 = 64;
     /// An object literal type ([`OBJECT_LITERAL`]) written with a spread (TypeScript's
     /// `ContainsSpread`): only widening normalizes it in a union, property access does not.
-    pub const CONTAINS_SPREAD: u8 = 128;
+    pub const CONTAINS_SPREAD: u16 = 128;
+    /// The type is, or a union, intersection, tuple or reference holds, an anonymous
+    /// object type with outer type parameters (TypeScript's `couldContainTypeVariables` of
+    /// a function, method or type literal type): instantiating it maps those parameters
+    /// and gives a new type when any of them changes, even where it mentions none
+    /// (`Checker::instantiate_anonymous`). Not propagated into other object types.
+    pub const OUTER: u16 = 256;
 }
 
 /// [`PropSymbol::check_flags`] bit: the property was written in the object literal whose
@@ -320,7 +326,7 @@ pub const LITERAL_MEMBER: u32 = 1 << 8;
 #[derive(Clone, Debug)]
 pub struct Type {
     pub kind: TypeKind,
-    pub flags: u8,
+    pub flags: u16,
     /// A key that depends only on the type's structure and symbol ids, never on type ids.
     pub stable: u64,
     pub id: TypeId,
@@ -456,7 +462,7 @@ impl TypeTable {
         t
     }
 
-    fn push(&mut self, kind: TypeKind, flags: u8, stable: u64) -> TypeId {
+    fn push(&mut self, kind: TypeKind, flags: u16, stable: u64) -> TypeId {
         let id = self.types.len() as TypeId;
         let symbol = match &kind {
             TypeKind::TypeParam(s)
@@ -485,7 +491,7 @@ impl TypeTable {
         &self.types[t as usize].kind
     }
 
-    pub fn flags(&self, t: TypeId) -> u8 {
+    pub fn flags(&self, t: TypeId) -> u16 {
         self.types[t as usize].flags
     }
 
@@ -505,9 +511,9 @@ impl TypeTable {
         self.types.is_empty()
     }
 
-    /// [`tflags::GENERIC`], [`tflags::THIS`] and [`tflags::CONTAINS_FRESH`] when some of
+    /// [`tflags::GENERIC`], [`tflags::THIS`], [`tflags::CONTAINS_FRESH`] and [`tflags::OUTER`] when some of
     /// `ts` has them (a fresh object literal contains itself).
-    fn generic_of(&self, ts: &[TypeId]) -> u8 {
+    fn generic_of(&self, ts: &[TypeId]) -> u16 {
         ts.iter().fold(0, |f, &t| {
             let g = self.flags(t);
             let fresh = if g & tflags::FRESH_LITERAL != 0 {
@@ -515,7 +521,8 @@ impl TypeTable {
             } else {
                 0
             };
-            f | (g & (tflags::GENERIC | tflags::THIS | tflags::CONTAINS_FRESH)) | fresh
+            f | (g & (tflags::GENERIC | tflags::THIS | tflags::CONTAINS_FRESH | tflags::OUTER))
+                | fresh
         })
     }
 
@@ -676,12 +683,39 @@ impl TypeTable {
         }
         members.extend(obj.string_index);
         members.extend(obj.number_index);
-        let flags = self.generic_of(&members);
+        // An object type holding an anonymous type with outer type parameters is not one
+        // itself: only `Checker::register_anonymous` says which are.
+        let flags = self.generic_of(&members) & !tflags::OUTER;
         self.push(
             TypeKind::Object(Rc::new(obj)),
             flags,
             stable_of(22, &[origin]),
         )
+    }
+
+    /// Sets or clears [`tflags::OUTER`] on an anonymous object type.
+    pub fn set_outer(&mut self, t: TypeId, outer: bool) {
+        let f = &mut self.types[t as usize].flags;
+        if outer {
+            *f |= tflags::OUTER;
+        } else {
+            *f &= !tflags::OUTER;
+        }
+    }
+
+    /// [`tflags::GENERIC`] or [`tflags::OUTER`] on some of `ts`: whether instantiating
+    /// them may change them (TypeScript's `couldContainTypeVariables`).
+    pub fn could_contain_type_params(&self, ts: &[TypeId]) -> bool {
+        self.generic_of(ts) & (tflags::GENERIC | tflags::OUTER) != 0
+    }
+
+    /// A fresh copy of type parameter `p` (TypeScript's `cloneTypeParameter`): the same
+    /// symbol, so it prints, constrains and sorts in unions as `p` does (the same stable
+    /// key), a type of its own.
+    pub fn clone_type_param(&mut self, p: TypeId) -> TypeId {
+        let t = &self.types[p as usize];
+        let (kind, flags, stable) = (t.kind.clone(), t.flags, t.stable);
+        self.push(kind, flags, stable)
     }
 
     /// The fresh type of an object literal expression (see [`tflags::FRESH_LITERAL`]).

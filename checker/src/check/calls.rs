@@ -250,14 +250,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 return None;
             }
             for list in &lists[1..] {
-                if !list.iter().any(|s| {
-                    s.type_params == sig.type_params
-                        && s.ret == sig.ret
-                        && s.min_args == sig.min_args
-                        && s.rest == sig.rest
-                        && s.params.len() == sig.params.len()
-                        && s.params.iter().zip(&sig.params).all(|(a, b)| a.ty == b.ty)
-                }) {
+                if !list.iter().any(|s| self.same_generic_signature(s, sig)) {
                     return None;
                 }
             }

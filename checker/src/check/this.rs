@@ -116,7 +116,7 @@ impl<'a> Checker<'a, '_> {
 
     /// The merged global symbol a file's own class or interface symbol is part of (the
     /// binder records owners per file; declarations merge per checker).
-    fn merged_owner(&self, s: SymbolId) -> SymbolId {
+    pub(super) fn merged_owner(&self, s: SymbolId) -> SymbolId {
         if s.file == GLOBAL_FILE {
             return s;
         }
@@ -316,15 +316,17 @@ impl<'a> Checker<'a, '_> {
     ) -> ObjectType {
         let mut obj = ObjectType::default();
         let mapper = Rc::new(m.clone());
+        let mut composed: Vec<(*const Mapper, Rc<Mapper>)> = Vec::new();
         for name in &o.order {
             let p = &o.props[name];
             if this_only && p.declaration.is_some_and(|d| self.thisless_member(d)) {
                 obj.insert_symbol(name.clone(), p.clone());
                 continue;
             }
+            let origin = self.instantiated_origin(p, &mapper, &mut composed);
             let prop = PropSymbol {
                 name: name.clone(),
-                origin: Some((p.clone(), mapper.clone())),
+                origin: Some(origin),
                 optional: p.optional,
                 declaration: p.declaration,
                 check_flags: 1,
@@ -335,12 +337,12 @@ impl<'a> Checker<'a, '_> {
         obj.calls = o
             .calls
             .iter()
-            .map(|s| Rc::new(self.instantiate_signature(s, m)))
+            .map(|s| Rc::new(self.instantiate_signature_fresh(s, m)))
             .collect();
         obj.constructs = o
             .constructs
             .iter()
-            .map(|s| Rc::new(self.instantiate_signature(s, m)))
+            .map(|s| Rc::new(self.instantiate_signature_fresh(s, m)))
             .collect();
         obj.string_index = o.string_index.map(|t| self.instantiate(t, m));
         obj.number_index = o.number_index.map(|t| self.instantiate(t, m));

@@ -13,6 +13,7 @@ mod flow;
 mod fresh_literals;
 mod inferred_predicates;
 mod intersections;
+mod outer_type_params;
 mod report;
 mod resolution;
 mod synthetic;

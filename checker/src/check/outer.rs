@@ -1,0 +1,384 @@
+//! Outer type parameters of anonymous object types, as TypeScript instantiates them.
+//!
+//! An anonymous object type written in a declaration (a function or constructor type, a
+//! type literal, the type of a method) has *outer type parameters*
+//! (`getObjectTypeInstantiation`, `getOuterTypeParameters`): the type parameters of the
+//! declarations around it, the `this` type of an enclosing class or interface included,
+//! kept where they are *possibly referenced* (`isTypeParameterPossiblyReferenced`): a
+//! parameter whose symbol has several declarations (the `this` type of an interface that
+//! also has a `declare var`, as most of lib.dom's have, or the `T` of an interface declared
+//! in several lib files) always is; another one is where the declaration mentions it.
+//! Instantiating such a type maps its outer type parameters; when any changes the result
+//! is a new type, one per declared type and list of arguments, even where the type
+//! mentions none of them, so `((this: Element, ev: Event) => any) | null` is a new function
+//! type and a new union per element interface, as there.
+//!
+//! Instantiating the members of such a type or of a class or interface reference gives its
+//! generic signatures fresh copies of their type parameters (`instantiateSignature` with
+//! `cloneTypeParameter`), so what their parameters and return types mention is instantiated
+//! too (`HTMLCollectionOf<HTMLElementTagNameMap[K]>` per element interface).
+//!
+//! Types whose outer type parameters cannot be told from the syntax here (a `typeof` query
+//! inside, a class method whose return type is inferred) are left to the plain rule: they
+//! are instantiated when they mention a mapped type parameter. As everywhere, nothing is
+//! cached that was computed while a placeholder, a depth limit or an assumption was met.
+use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
+use swc_atoms::Atom;
+use swc_ecma_ast::*;
+
+use super::{Checker, MAX_TYPE_DEPTH, fn_param_ann, walk_ts_type};
+use crate::bind::{DeclRef as BDecl, MemberDecl, SymbolId, flags};
+use crate::types::{Mapper, PropSymbol, Signature, TypeId, TypeKind, ids};
+
+/// One anonymous object type with outer type parameters.
+struct Anon {
+    /// The declared type this one instantiates (itself for a declared one).
+    target: TypeId,
+    /// The declared type's outer type parameters.
+    params: Rc<[TypeId]>,
+    /// This type's arguments for them (the parameters themselves for a declared one).
+    args: Box<[TypeId]>,
+}
+
+/// One checker's anonymous object types and their instantiations.
+#[derive(Default)]
+pub(super) struct OuterTypes {
+    anon: FxHashMap<TypeId, Rc<Anon>>,
+    /// Instantiations by declared type and arguments (TypeScript's `target.instantiations`).
+    instantiations: FxHashMap<(TypeId, Box<[TypeId]>), TypeId>,
+}
+
+/// What a declaration's syntax mentions: type names (position and name) and `this` types.
+#[derive(Default)]
+struct Mentions {
+    names: Vec<(u32, Atom)>,
+    this_types: Vec<u32>,
+    /// A `typeof` query: what it mentions is not known from the syntax.
+    query: bool,
+}
+
+impl Mentions {
+    fn walk(&mut self, t: &TsType) {
+        walk_ts_type(t, &mut |x| {
+            match x {
+                TsType::TsTypeRef(r) => {
+                    if let TsEntityName::Ident(i) = &r.type_name {
+                        self.names.push((i.span.lo.0, i.sym.clone()));
+                    }
+                }
+                TsType::TsThisType(t) => self.this_types.push(t.span.lo.0),
+                TsType::TsTypeQuery(_) | TsType::TsImportType(_) => self.query = true,
+                _ => {}
+            }
+            true
+        });
+    }
+
+    fn ann(&mut self, a: Option<&TsTypeAnn>) {
+        if let Some(a) = a {
+            self.walk(&a.type_ann);
+        }
+    }
+
+    fn type_params(&mut self, tp: Option<&TsTypeParamDecl>) {
+        for p in tp.iter().flat_map(|tp| &tp.params) {
+            for t in [&p.constraint, &p.default].into_iter().flatten() {
+                self.walk(t);
+            }
+        }
+    }
+}
+
+/// A function parameter's annotation, when it has one.
+fn pat_ann(p: &Pat) -> Option<&TsTypeAnn> {
+    match p {
+        Pat::Ident(b) => b.type_ann.as_deref(),
+        Pat::Array(a) => a.type_ann.as_deref(),
+        Pat::Rest(r) => r.type_ann.as_deref(),
+        Pat::Object(o) => o.type_ann.as_deref(),
+        Pat::Assign(a) => pat_ann(&a.left),
+        _ => None,
+    }
+}
+
+impl<'a> Checker<'a, '_> {
+    /// Registers `t`, the type of function type, constructor type or type literal `node`,
+    /// with its outer type parameters.
+    pub(super) fn register_anonymous_node(&mut self, t: TypeId, file: u32, node: &TsType) {
+        use swc_common::Spanned;
+        let span = node.span();
+        let mut m = Mentions::default();
+        m.walk(node);
+        let owner = self.bound.files[file as usize]
+            .anon_owners
+            .get(&span.lo.0)
+            .copied();
+        self.register_anonymous(t, file, owner, &m, (span.lo.0, span.hi.0));
+    }
+
+    /// Registers `t`, the type of method `member`, with its outer type parameters (those of
+    /// all its declarations).
+    pub(super) fn register_method_type(&mut self, member: SymbolId, t: TypeId) -> TypeId {
+        if !matches!(self.types.kind(t), TypeKind::Object(_))
+            || self.outer_types.anon.contains_key(&t)
+        {
+            return t;
+        }
+        let sym = self.bound.symbol(member);
+        let Some(owner) = sym.parent else { return t };
+        let decls = sym.decls.clone();
+        let mut m = Mentions::default();
+        let mut file = None;
+        let mut span = (u32::MAX, 0);
+        for (f, d) in &decls {
+            if file.is_some_and(|x| x != *f) {
+                return t;
+            }
+            file = Some(*f);
+            let lo_hi = match d {
+                BDecl::Member(MemberDecl::MethodSignature(p)) => {
+                    m.type_params(p.type_params.as_deref());
+                    for q in &p.params {
+                        m.ann(fn_param_ann(q));
+                    }
+                    m.ann(p.type_ann.as_deref());
+                    (p.span.lo.0, p.span.hi.0)
+                }
+                BDecl::Member(MemberDecl::ClassMethod(cm)) if cm.kind == MethodKind::Method => {
+                    let func = &cm.function;
+                    // A return type inferred from the body may mention anything around it.
+                    if func.return_type.is_none() && func.body.is_some() {
+                        return t;
+                    }
+                    m.type_params(func.type_params.as_deref());
+                    for q in &func.params {
+                        m.ann(pat_ann(&q.pat));
+                    }
+                    m.ann(func.return_type.as_deref());
+                    (cm.span.lo.0, cm.span.hi.0)
+                }
+                _ => return t,
+            };
+            span = (span.0.min(lo_hi.0), span.1.max(lo_hi.1));
+        }
+        let Some(file) = file else { return t };
+        self.register_anonymous(t, file, Some(owner), &m, span);
+        t
+    }
+
+    /// Records the outer type parameters of `t`, declared in `file` within `span` inside
+    /// class or interface `owner` and mentioning `m`; a type with none is not recorded.
+    fn register_anonymous(
+        &mut self,
+        t: TypeId,
+        file: u32,
+        owner: Option<SymbolId>,
+        m: &Mentions,
+        span: (u32, u32),
+    ) {
+        if m.query {
+            return;
+        }
+        let before = self.this.partial;
+        let mut params: Vec<TypeId> = Vec::new();
+        if let Some(owner) = owner {
+            let owner = self.merged_owner(owner);
+            let decls = &self.bound.symbol(owner).decls;
+            let interfaces = decls
+                .iter()
+                .filter(|(_, d)| matches!(d, BDecl::Interface(_)))
+                .count();
+            let several = decls.len() > 1;
+            // Several declarations: always possibly referenced.
+            if interfaces > 1 {
+                params.extend(self.type_params_of(owner).iter().copied());
+            }
+            if several && let Some(p) = self.this_param(owner) {
+                params.push(p);
+            }
+        }
+        for &pos in &m.this_types {
+            let p = self.this_type_node(file, pos);
+            if p != ids::ANY && !params.contains(&p) {
+                params.push(p);
+            }
+        }
+        for (pos, name) in &m.names {
+            let Some(s) = self.bound.resolve(file, *pos, name) else {
+                continue;
+            };
+            let sym = self.bound.symbol(s);
+            if sym.flags & flags::TYPE_PARAM == 0 {
+                continue;
+            }
+            let inside = sym.decls.iter().any(|(f, d)| {
+                matches!(d, BDecl::TypeParam(p)
+                    if *f == file && p.name.span.lo.0 >= span.0 && p.name.span.lo.0 < span.1)
+            });
+            if inside {
+                continue;
+            }
+            let s = self.merged_type_params.get(&s).copied().unwrap_or(s);
+            let tp = self.types.of_symbol(10, s);
+            if !params.contains(&tp) {
+                params.push(tp);
+            }
+        }
+        // A `this` type decided on a cycle: left to the plain rule.
+        if params.is_empty() || self.this.partial != before {
+            return;
+        }
+        let params: Rc<[TypeId]> = params.into();
+        let anon = Anon {
+            target: t,
+            args: params.iter().copied().collect(),
+            params,
+        };
+        self.outer_types.anon.insert(t, Rc::new(anon));
+        self.types.set_outer(t, true);
+    }
+
+    /// TypeScript's `getObjectTypeInstantiation` for an anonymous object type with outer
+    /// type parameters: `None` for other types. The same type where no outer type
+    /// parameter changes, else the declared type's instantiation with the new arguments,
+    /// one per arguments.
+    pub(super) fn instantiate_anonymous(&mut self, t: TypeId, m: &Mapper) -> Option<TypeId> {
+        let a = self.outer_types.anon.get(&t)?.clone();
+        if m.pairs.is_empty() {
+            return Some(t);
+        }
+        let args: Box<[TypeId]> = a.args.iter().map(|&x| self.instantiate(x, m)).collect();
+        if args == a.args {
+            return Some(t);
+        }
+        if *args == *a.params {
+            return Some(a.target);
+        }
+        let key = (a.target, args);
+        if let Some(&r) = self.outer_types.instantiations.get(&key) {
+            return Some(r);
+        }
+        if self.inst_depth > MAX_TYPE_DEPTH {
+            self.inst_taint = true;
+            return Some(t);
+        }
+        let TypeKind::Object(o) = self.types.kind(a.target).clone() else {
+            return Some(t);
+        };
+        self.inst_depth += 1;
+        let outer = self.begin_cached();
+        let outer_taint = std::mem::replace(&mut self.inst_taint, false);
+        let (mut from, mut to) = (Vec::new(), Vec::new());
+        for (&p, &x) in a.params.iter().zip(key.1.iter()) {
+            if p != x {
+                from.push(p);
+                to.push(x);
+            }
+        }
+        let mapper = Mapper::new(&self.types, &from, &to);
+        let obj = self.instantiate_members(&o, &mapper, false);
+        // Anonymous object types are instantiated eagerly (their flags need it).
+        let props: Vec<_> = obj.props.values().cloned().collect();
+        for p in props {
+            self.prop_ty(&p);
+        }
+        let origin = self.types.stable(a.target) ^ mapper.stable.rotate_left(17);
+        let r = self.types.object(obj, origin);
+        if !self.types.is_generic(a.target) {
+            // It mentions no type parameter: it is the declared type's structure exactly,
+            // and keeps its key (so unions order and print as before).
+            self.types.types[r as usize].stable = self.types.stable(a.target);
+        }
+        let could = self.types.could_contain_type_params(&key.1);
+        self.types.set_outer(r, could);
+        let anon = Anon {
+            target: a.target,
+            params: a.params.clone(),
+            args: key.1.clone(),
+        };
+        self.outer_types.anon.insert(r, Rc::new(anon));
+        let clean = self.end_cached(outer);
+        self.inst_depth -= 1;
+        let tainted = self.inst_taint;
+        if clean && !tainted {
+            self.outer_types.instantiations.insert(key, r);
+        }
+        self.inst_taint = outer_taint || tainted;
+        Some(r)
+    }
+
+    /// A signature of an instantiated type: its own type parameters, where `m` leaves them,
+    /// get fresh copies (mapped to them) whose constraints are read through `m`, as
+    /// TypeScript's `instantiateSignature` does.
+    pub(super) fn instantiate_signature_fresh(&mut self, sig: &Signature, m: &Mapper) -> Signature {
+        let kept: Vec<TypeId> = sig
+            .type_params
+            .iter()
+            .copied()
+            .filter(|&p| m.get(p).is_none())
+            .collect();
+        if kept.is_empty() || m.pairs.is_empty() {
+            return self.instantiate_signature(sig, m);
+        }
+        let fresh: Vec<TypeId> = kept
+            .iter()
+            .map(|&p| self.types.clone_type_param(p))
+            .collect();
+        let mut from: Vec<TypeId> = m.pairs.iter().map(|p| p.0).collect();
+        let mut to: Vec<TypeId> = m.pairs.iter().map(|p| p.1).collect();
+        from.extend(&kept);
+        to.extend(&fresh);
+        let with_fresh = Mapper::new(&self.types, &from, &to);
+        let mut out = self.instantiate_signature(sig, &with_fresh);
+        out.outer = Some(self.compose_outer(sig.outer.as_deref(), &with_fresh));
+        out.type_params = fresh.into();
+        out
+    }
+
+    /// Whether generic signatures `s` and `t` are one signature instantiated alike: the
+    /// same type parameters (or fresh copies of the same ones) and the same parameter and
+    /// return types, told apart from copies of each other by their structural keys (the
+    /// identity `findMatchingSignatures` asks for, with type parameters matched up).
+    pub(super) fn same_generic_signature(&self, s: &Signature, t: &Signature) -> bool {
+        let same = |a: TypeId, b: TypeId| a == b || self.types.stable(a) == self.types.stable(b);
+        s.type_params.len() == t.type_params.len()
+            && s.type_params
+                .iter()
+                .zip(&t.type_params)
+                .all(|(&a, &b)| same(a, b))
+            && same(s.ret, t.ret)
+            && s.min_args == t.min_args
+            && s.rest == t.rest
+            && s.params.len() == t.params.len()
+            && s.params
+                .iter()
+                .zip(&t.params)
+                .all(|(a, b)| same(a.ty, b.ty))
+    }
+
+    /// The origin of `p` instantiated by `m`: as in TypeScript's `instantiateSymbol`, a
+    /// property that is itself an instantiation goes back to its generic property with the
+    /// two mappers composed, so a chain of instantiations (a base's member through the
+    /// derived interface's `this`, then through a reference to it) makes one instantiation
+    /// of the property's type, not one per link. `composed` remembers the composition per
+    /// mapper of the object being instantiated.
+    pub(super) fn instantiated_origin(
+        &mut self,
+        p: &Rc<PropSymbol>,
+        m: &Rc<Mapper>,
+        composed: &mut Vec<(*const Mapper, Rc<Mapper>)>,
+    ) -> (Rc<PropSymbol>, Rc<Mapper>) {
+        let Some((root, pm)) = &p.origin else {
+            return (p.clone(), m.clone());
+        };
+        let key = Rc::as_ptr(pm);
+        if let Some((_, c)) = composed.iter().find(|(k, _)| *k == key) {
+            return (root.clone(), c.clone());
+        }
+        let c = self.compose_outer(Some(pm), m);
+        composed.push((key, c.clone()));
+        (root.clone(), c)
+    }
+}
