@@ -388,8 +388,19 @@ pub fn merge_globals<'a>(files: &[FileBinding<'a>]) -> Globals<'a> {
             m.merge_into(name, id, None);
         }
     }
+    // The variance markers, after every merged symbol (so those keep their ids).
+    for name in VARIANCE_MARKERS {
+        m.out
+            .global_symbols
+            .push(Symbol::new(Atom::from(name), flags::TYPE_PARAM));
+    }
     m.out
 }
+
+/// Type parameters no declaration names, the last symbols of every checker's global
+/// table: the checker's variance markers (TypeScript's `markerSuperType`,
+/// `markerSubType`, `markerOtherType`).
+pub const VARIANCE_MARKERS: [&str; 3] = ["markerSuper", "markerSub", "markerOther"];
 
 struct Merger<'a, 'f> {
     files: &'f [FileBinding<'a>],

@@ -12,6 +12,7 @@ mod narrow;
 mod outer;
 mod spread;
 mod this;
+mod variance;
 
 use std::rc::Rc;
 
@@ -111,6 +112,8 @@ enum Resolution {
     Value(SymbolId),
     /// The return type inferred from a function body (by node key).
     Return(u64),
+    /// The measured variances of a generic type's parameters (`check/variance.rs`).
+    Variance(SymbolId),
 }
 
 /// A [`Resolution`] in progress, and the provisional results that leaned on its
@@ -213,6 +216,8 @@ pub struct Checker<'a, 'b> {
     /// How many conditional types the type node walk is inside (where TypeScript narrows
     /// the checked type in the true branch, which this checker does not model).
     in_conditional: u32,
+    /// Measured variances of generic types (`check/variance.rs`).
+    variance: variance::Variances,
 }
 
 /// A constraint check: the declaration's first type parameter, how many arguments were
@@ -282,6 +287,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             flow_steps: 0,
             constraint_checks: FxHashMap::default(),
             in_conditional: 0,
+            variance: Default::default(),
         };
         let g = |name: &str| bound.globals.get(&Atom::from(name)).copied();
         c.globals = Globals {
@@ -362,7 +368,7 @@ impl<'a, 'b> Checker<'a, 'b> {
     pub fn counts(&self) -> CheckerCounts {
         CheckerCounts {
             types: self.types.len() as u64,
-            relations: self.relations.len() as u64,
+            relations: (self.relations.len() + self.variance.relations.len()) as u64,
         }
     }
 
@@ -1916,6 +1922,12 @@ impl<'a, 'b> Checker<'a, 'b> {
     /// Whether `s` is assignable to `t` for choosing a conditional type's branch; a result
     /// that leaned on an in-progress relation taints the instantiation that asked.
     fn assignable_for_condition(&mut self, s: TypeId, t: TypeId) -> bool {
+        if self.measuring() {
+            // A conditional type resolved while measuring: its instantiation is cached
+            // with the ordinary relation, and the variance is unreliable.
+            self.mark_unreliable();
+            return self.outside_measurement(|c| c.assignable_for_condition(s, t));
+        }
         let saved = std::mem::replace(&mut self.assumed, false);
         let r = self.is_assignable(s, t);
         if self.assumed {
@@ -2370,6 +2382,10 @@ impl<'a, 'b> Checker<'a, 'b> {
                             p.type_ann.as_deref().map(|a| &*a.type_ann),
                             false,
                         );
+                        let sig = Signature {
+                            method: true,
+                            ..sig
+                        };
                         let ty = self.function_type(vec![sig], node_key(file, p.span.lo.0));
                         obj.insert(
                             name,
@@ -2894,6 +2910,9 @@ impl<'a, 'b> Checker<'a, 'b> {
     }
 
     fn constraint_of(&mut self, s: SymbolId) -> Option<TypeId> {
+        if let Some(c) = self.marker_constraint(s) {
+            return c;
+        }
         if let Some(c) = self.this_constraint(s) {
             return Some(c);
         }
@@ -3282,6 +3301,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 if sigs.is_empty() {
                     return ids::ANY;
                 }
+                sigs.iter_mut().for_each(|s| s.method = true);
                 self.function_type(sigs, origin)
             }
         }
@@ -3992,6 +4012,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             ret: self.instantiate(sig.ret, m),
             min_args: sig.min_args,
             rest: sig.rest,
+            method: sig.method,
         }
     }
 
@@ -4017,6 +4038,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             return true;
         }
         if let Some(&r) = self.relations.get(&(s, t)) {
+            self.cached_relation_unreliable(s, t);
             return r;
         }
         if self.relating.contains(&(s, t)) || self.relating.len() > MAX_TYPE_DEPTH as usize {
@@ -4029,7 +4051,9 @@ impl<'a, 'b> Checker<'a, 'b> {
         self.relating.insert((s, t));
         let outer_assumed = std::mem::replace(&mut self.assumed, false);
         let outer_lean = self.begin_cached();
+        let outer_unreliable = self.begin_unreliable();
         let r = self.structured_assignable(s, t);
+        self.end_unreliable(s, t, outer_unreliable);
         // Property types met through a value placeholder: not cached for good.
         let clean = self.end_cached(outer_lean);
         self.relating.remove(&(s, t));
@@ -4045,6 +4069,10 @@ impl<'a, 'b> Checker<'a, 'b> {
         if self.is_fresh(s)
             && let Some(r) = self.fresh_literal_related(s, t)
         {
+            return r;
+        }
+        self.note_unreliable(s, t);
+        if let Some(r) = self.related_by_variance(s, t) {
             return r;
         }
         let sk = self.types.kind(s).clone();
@@ -4145,10 +4173,6 @@ impl<'a, 'b> Checker<'a, 'b> {
             },
             (_, K::TypeParam(_)) => false,
             (K::Keyof(_) | K::Indexed(..), _) | (_, K::Keyof(_) | K::Indexed(..)) => true,
-            (K::Reference(a, aa), K::Reference(b, ba)) if a == b => aa
-                .iter()
-                .zip(ba.iter())
-                .all(|(&x, &y)| self.is_assignable(x, y)),
             _ => self.structural(s, t),
         }
     }
@@ -4217,6 +4241,9 @@ impl<'a, 'b> Checker<'a, 'b> {
     }
 
     fn signature_assignable(&mut self, s: &Signature, t: &Signature) -> bool {
+        if self.measuring() {
+            return self.signature_related_measuring(s, t, false);
+        }
         if s.min_args > t.params.len() && !t.rest {
             return false;
         }
@@ -4385,6 +4412,9 @@ impl<'a, 'b> Checker<'a, 'b> {
 
     /// Infers the type of an expression, reporting what is wrong in it (in the main walk).
     pub fn check_expr(&mut self, file: u32, e: &'a Expr, contextual: Option<TypeId>) -> TypeId {
+        if self.measuring() {
+            return self.outside_measurement(|c| c.check_expr(file, e, contextual));
+        }
         let const_outer = self.const_context;
         self.const_context = const_outer && passes_const_context(e);
         let t = self.check_expr_in_context(file, e, contextual);

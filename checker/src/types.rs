@@ -35,6 +35,9 @@ pub struct Signature {
     /// the constraints of its type parameters are read (TypeScript gives such signatures
     /// fresh type parameters whose constraints are instantiated).
     pub outer: Option<Rc<Mapper>>,
+    /// Declared as a method (TypeScript compares a method's parameters bivariantly even
+    /// under `strictFunctionTypes`; only variance measurement tells them apart here).
+    pub method: bool,
 }
 
 /// One parameter of a signature.

@@ -361,6 +361,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             rest: longest.rest,
             predicate: None,
             outer,
+            method: false,
         }
     }
 

@@ -19,6 +19,7 @@ mod resolution;
 mod synthetic;
 mod this_types;
 mod utility_types;
+mod variance;
 
 use checker::{Diagnostic, Options, Outcome};
 use corpora::{Corpus, Provenance, SourceFile};
