@@ -37,7 +37,7 @@ use swc_atoms::Atom;
 
 use super::{Checker, Resolution};
 use crate::bind::{DeclRef as BDecl, GLOBAL_FILE, SymbolId, VARIANCE_MARKERS, flags};
-use crate::types::{Signature, TypeId, TypeKind, ids};
+use crate::types::{Mapper, Signature, TypeId, TypeKind, ids};
 
 /// Related when the source argument is assignable to the target's.
 pub(super) const COVARIANT: u8 = 1;
@@ -374,12 +374,17 @@ impl<'a> Checker<'a, '_> {
         if s.min_args > t.params.len() && !t.rest {
             return false;
         }
-        // Two instantiations of one generic signature keep the same type parameters and
-        // compare as they are; other generic signatures relate, as elsewhere.
+        // Two instantiations of one generic signature compare as they are, the source's
+        // copies of the type parameters renamed to the target's (each instantiation has
+        // fresh copies, as `instantiateSignature` gives them); other generic signatures
+        // relate, as elsewhere.
         if s.type_params != t.type_params
             && (!s.type_params.is_empty() || !t.type_params.is_empty())
         {
-            return true;
+            return match self.renamed_copies(s, t) {
+                Some(renamed) => self.signature_related_measuring(&renamed, t, callback),
+                None => true,
+            };
         }
         let n = s.params.len().max(t.params.len());
         for i in 0..n {
@@ -406,6 +411,23 @@ impl<'a> Checker<'a, '_> {
             return related;
         }
         t.ret == ids::VOID || self.is_assignable(s.ret, t.ret)
+    }
+
+    /// `s` with its type parameters renamed to `t`'s, when each of `s`'s is a copy of the
+    /// one in the same place in `t` (the same type parameter declaration).
+    fn renamed_copies(&mut self, s: &Signature, t: &Signature) -> Option<Signature> {
+        let copies = s.type_params.len() == t.type_params.len()
+            && s.type_params.iter().zip(&t.type_params).all(|(&a, &b)| {
+                matches!((self.types.kind(a), self.types.kind(b)),
+                    (TypeKind::TypeParam(x), TypeKind::TypeParam(y)) if x == y)
+            });
+        if !copies {
+            return None;
+        }
+        let m = Mapper::new(&self.types, &s.type_params, &t.type_params);
+        let mut renamed = self.instantiate_signature(s, &m);
+        renamed.type_params = t.type_params.clone();
+        Some(renamed)
     }
 
     /// The single call signatures of two parameter types that are both callbacks
