@@ -10,6 +10,7 @@ mod calls;
 mod excess;
 mod narrow;
 mod outer;
+mod sigrel;
 mod spread;
 mod this;
 mod variance;
@@ -218,6 +219,9 @@ pub struct Checker<'a, 'b> {
     in_conditional: u32,
     /// Measured variances of generic types (`check/variance.rs`).
     variance: variance::Variances,
+    /// Generic signatures being related after instantiation in a target's context
+    /// (`check/sigrel.rs`), nested in one another.
+    sig_contexts: u32,
 }
 
 /// A constraint check: the declaration's first type parameter, how many arguments were
@@ -288,6 +292,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             constraint_checks: FxHashMap::default(),
             in_conditional: 0,
             variance: Default::default(),
+            sig_contexts: 0,
         };
         let g = |name: &str| bound.globals.get(&Atom::from(name)).copied();
         c.globals = Globals {
@@ -4052,10 +4057,14 @@ impl<'a, 'b> Checker<'a, 'b> {
         let outer_assumed = std::mem::replace(&mut self.assumed, false);
         let outer_lean = self.begin_cached();
         let outer_unreliable = self.begin_unreliable();
+        let outer_taint = std::mem::replace(&mut self.inst_taint, false);
         let r = self.structured_assignable(s, t);
+        // Property types met through a value placeholder, or instantiations past the depth
+        // limit (signatures instantiated in context): not cached for good.
+        let tainted = self.inst_taint;
+        self.inst_taint = outer_taint || tainted;
         self.end_unreliable(s, t, outer_unreliable);
-        // Property types met through a value placeholder: not cached for good.
-        let clean = self.end_cached(outer_lean);
+        let clean = self.end_cached(outer_lean) && !tainted;
         self.relating.remove(&(s, t));
         let leaned = self.assumed;
         if clean && (!r || !leaned || self.relating.is_empty()) {
@@ -4210,19 +4219,20 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
         }
         if let Some(tsig) = tm.calls.first() {
+            let erase = sm.calls.len() != 1 || tm.calls.len() != 1;
             let ok = sm
                 .calls
                 .iter()
-                .any(|ss| self.signature_assignable(ss, tsig));
+                .any(|ss| self.signature_related(ss, tsig, erase));
             if !(ok || sm.calls.is_empty() && matches!(self.types.kind(s), TypeKind::Any)) {
                 return false;
             }
         }
         if let Some(tsig) = tm.constructs.first()
-            && !sm
-                .constructs
-                .iter()
-                .any(|ss| self.signature_assignable(ss, tsig))
+            && !sm.constructs.iter().any(|ss| {
+                let erase = sm.constructs.len() != 1 || tm.constructs.len() != 1;
+                self.signature_related(ss, tsig, erase)
+            })
         {
             return false;
         }
@@ -4240,15 +4250,15 @@ impl<'a, 'b> Checker<'a, 'b> {
         true
     }
 
+    /// Two signatures compared as plain ones (a generic source is first instantiated in
+    /// the target's context by `signature_related`; a target's own type parameters stay as
+    /// they are).
     fn signature_assignable(&mut self, s: &Signature, t: &Signature) -> bool {
         if self.measuring() {
             return self.signature_related_measuring(s, t, false);
         }
         if s.min_args > t.params.len() && !t.rest {
             return false;
-        }
-        if !s.type_params.is_empty() || !t.type_params.is_empty() {
-            return true;
         }
         // Parameters pair up by position, a rest parameter giving its element (or tuple
         // element) type to every position from its own.
@@ -5638,6 +5648,10 @@ impl<'a, 'b> Checker<'a, 'b> {
             (TypeKind::TypeParam(_), _) if tps.contains(&p) => {
                 out.entry(p).or_default().push(a);
             }
+            (TypeKind::Union(ps), _) if ps.iter().filter(|x| tps.contains(x)).count() == 1 => {
+                let naked = *ps.iter().find(|x| tps.contains(x)).unwrap_or(&p);
+                self.infer_to_union(&ps, naked, a, tps, out, depth);
+            }
             (TypeKind::Union(ps), _) | (TypeKind::Intersection(ps), _) => {
                 for x in ps.iter() {
                     self.infer_from(*x, a, tps, out, depth + 1);
@@ -5654,7 +5668,9 @@ impl<'a, 'b> Checker<'a, 'b> {
                     self.infer_from(*x, *y, tps, out, depth + 1);
                 }
             }
-            (TypeKind::Reference(_, pa), TypeKind::Tuple(es)) if pa.len() == 1 => {
+            (TypeKind::Reference(_, pa), TypeKind::Tuple(es))
+                if pa.len() == 1 && self.tuple_infers_to(p) =>
+            {
                 let e = self.types.union(&es);
                 self.infer_from(pa[0], e, tps, out, depth + 1);
             }

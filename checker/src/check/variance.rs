@@ -413,15 +413,22 @@ impl<'a> Checker<'a, '_> {
         t.ret == ids::VOID || self.is_assignable(s.ret, t.ret)
     }
 
-    /// `s` with its type parameters renamed to `t`'s, when each of `s`'s is a copy of the
-    /// one in the same place in `t` (the same type parameter declaration).
-    fn renamed_copies(&mut self, s: &Signature, t: &Signature) -> Option<Signature> {
-        let copies = s.type_params.len() == t.type_params.len()
+    /// Whether each of generic signature `s`'s type parameters is a copy of the one in the
+    /// same place in `t` (the same type parameter declaration): `s` and `t` are one
+    /// declaration's signature in two instantiations of what declares it.
+    pub(super) fn type_param_copies(&self, s: &Signature, t: &Signature) -> bool {
+        !s.type_params.is_empty()
+            && s.type_params.len() == t.type_params.len()
             && s.type_params.iter().zip(&t.type_params).all(|(&a, &b)| {
                 matches!((self.types.kind(a), self.types.kind(b)),
                     (TypeKind::TypeParam(x), TypeKind::TypeParam(y)) if x == y)
-            });
-        if !copies {
+            })
+    }
+
+    /// `s` with its type parameters renamed to `t`'s, when each of `s`'s is a copy of the
+    /// one in the same place in `t` (the same type parameter declaration).
+    fn renamed_copies(&mut self, s: &Signature, t: &Signature) -> Option<Signature> {
+        if !self.type_param_copies(s, t) {
             return None;
         }
         let m = Mapper::new(&self.types, &s.type_params, &t.type_params);

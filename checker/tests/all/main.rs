@@ -11,6 +11,7 @@ mod diagnostics;
 mod excess_properties;
 mod flow;
 mod fresh_literals;
+mod generic_signatures;
 mod inferred_predicates;
 mod intersections;
 mod outer_type_params;
