@@ -11,7 +11,7 @@ use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand}
 use crate::benchmark::launcher::Binaries;
 use crate::benchmark::runner::{self, Outcome, Runner};
 use crate::contender::{self, Contender, DEFAULT_CONTENDERS};
-use crate::environment::Environment;
+use crate::environment::{self, Environment};
 use crate::export::{Format, Outputs};
 use crate::output::{progress::Progress, table};
 use crate::reproduce;
@@ -297,6 +297,12 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
     // process (compare installs no global allocator).
     unsafe { libc::malloc_trim(0) };
     eprintln!("{}", results.environment.summary());
+    let checkout = environment::checkout_revision();
+    if let Some(warning) =
+        environment::stale_build_warning(environment::BUILD_REVISION, checkout.as_deref())
+    {
+        eprintln!("warning: {warning}");
+    }
 
     static STOP: AtomicBool = AtomicBool::new(false);
     ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst))

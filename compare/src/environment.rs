@@ -2,7 +2,7 @@
 //! nothing without it, and THP settings change what the policies do.
 use std::collections::BTreeMap;
 use std::ffi::CStr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde::{Deserialize, Serialize};
@@ -26,7 +26,7 @@ pub struct Environment {
     pub memory_kib: u64,
     /// Versions of compare and of the allocator crates linked into the children.
     pub crate_versions: BTreeMap<String, String>,
-    /// `git rev-parse HEAD` where run, or `unknown`.
+    /// The git revision compare was built from (see [`BUILD_REVISION`]), or `unknown`.
     pub git_revision: String,
     /// The command line, one argument per element.
     pub command_line: Vec<String>,
@@ -137,28 +137,40 @@ fn crate_versions() -> BTreeMap<String, String> {
     versions
 }
 
-/// The revision of the working directory's repository, else of the one compare was built
-/// in (its executable lives under that repository's target directory).
+/// The revision compare was built from (`-dirty` when uncommitted changes to tracked files
+/// were built), recorded by build.rs: the checker and the allocators are linked into this
+/// binary, so that is the code a bake-off measures.
+pub const BUILD_REVISION: &str = env!("COMPARE_BUILD_REVISION");
+
 fn git_revision() -> String {
-    let exe_dir = std::env::current_exe()
+    BUILD_REVISION.to_string()
+}
+
+/// A warning when the repository in the working directory is at another commit than the
+/// one this binary was built from (`checkout`: its `git rev-parse HEAD`, if any): the
+/// results would describe the older code under the newer revision's name.
+pub fn stale_build_warning(build: &str, checkout: Option<&str>) -> Option<String> {
+    let checkout = checkout?;
+    let built = build.strip_suffix("-dirty").unwrap_or(build);
+    (build != "unknown" && built != checkout).then(|| {
+        format!(
+            "compare was built from {build} but this checkout is at {checkout}: the results \
+             measure the code of {build}; rebuild it (`cargo run --release -p compare -- ...` \
+             builds before it runs) to measure {checkout}"
+        )
+    })
+}
+
+/// `git rev-parse HEAD` of the working directory's repository, if it is one.
+pub fn checkout_revision() -> Option<String> {
+    let out = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .stderr(std::process::Stdio::null())
+        .output()
         .ok()
-        .and_then(|exe| exe.parent().map(Path::to_path_buf));
-    [Some(PathBuf::from(".")), exe_dir]
-        .into_iter()
-        .flatten()
-        .find_map(|dir| {
-            let out = Command::new("git")
-                .arg("-C")
-                .arg(dir)
-                .args(["rev-parse", "HEAD"])
-                .stderr(std::process::Stdio::null())
-                .output()
-                .ok()
-                .filter(|out| out.status.success())?;
-            let rev = String::from_utf8(out.stdout).ok()?.trim().to_string();
-            (!rev.is_empty()).then_some(rev)
-        })
-        .unwrap_or_else(|| "unknown".to_string())
+        .filter(|out| out.status.success())?;
+    let rev = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    (!rev.is_empty()).then_some(rev)
 }
 
 #[cfg(test)]
@@ -173,6 +185,34 @@ mod tests {
         assert!(env.memory_kib > 0);
         assert!(env.crate_versions.contains_key("mimalloc"));
         assert!(!env.git_revision.is_empty());
+    }
+
+    #[test]
+    fn a_binary_built_from_another_commit_than_the_checkout_is_reported_stale() {
+        let w = stale_build_warning("aaaa", Some("bbbb")).unwrap();
+        assert!(
+            w.contains("built from aaaa") && w.contains("at bbbb"),
+            "{w}"
+        );
+        assert!(stale_build_warning("aaaa-dirty", Some("bbbb")).is_some());
+    }
+
+    #[test]
+    fn a_binary_built_from_the_checkout_or_outside_git_is_not_reported_stale() {
+        assert_eq!(stale_build_warning("aaaa", Some("aaaa")), None);
+        assert_eq!(stale_build_warning("aaaa-dirty", Some("aaaa")), None);
+        assert_eq!(stale_build_warning("aaaa", None), None);
+        assert_eq!(stale_build_warning("unknown", Some("aaaa")), None);
+    }
+
+    #[test]
+    fn this_binary_knows_the_revision_it_was_built_from() {
+        assert!(
+            BUILD_REVISION == "unknown"
+                || BUILD_REVISION.len() >= 40
+                    && BUILD_REVISION[..40].bytes().all(|b| b.is_ascii_hexdigit()),
+            "{BUILD_REVISION}"
+        );
     }
 
     #[test]
