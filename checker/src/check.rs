@@ -1901,27 +1901,39 @@ impl<'a, 'b> Checker<'a, 'b> {
         });
         let mut out: Vec<TypeId> = Vec::new();
         for (pos, name) in refs {
-            let Some(s) = self.bound.resolve(file, pos, &name) else {
-                continue;
-            };
-            let sym = self.bound.symbol(s);
-            if sym.flags & flags::TYPE_PARAM == 0 {
-                continue;
-            }
-            let inside = sym.decls.iter().any(|(f, d)| {
-                matches!(d, BDecl::TypeParam(p)
-                    if *f == file && p.name.span.lo >= span.lo && p.name.span.lo < span.hi)
-            });
-            if inside {
-                continue;
-            }
-            let s = self.merged_type_params.get(&s).copied().unwrap_or(s);
-            let tp = self.types.of_symbol(10, s);
-            if !out.contains(&tp) {
+            if let Some(tp) =
+                self.type_param_declared_outside(file, pos, &name, span.lo.0..span.hi.0)
+                && !out.contains(&tp)
+            {
                 out.push(tp);
             }
         }
         out.into()
+    }
+
+    /// The type parameter that `name` at `pos` names, unless it names something else or a
+    /// type parameter declared at a position in `inside` of the same file.
+    fn type_param_declared_outside(
+        &mut self,
+        file: u32,
+        pos: u32,
+        name: &Atom,
+        inside: std::ops::Range<u32>,
+    ) -> Option<TypeId> {
+        let s = self.bound.resolve(file, pos, name)?;
+        let sym = self.bound.symbol(s);
+        if sym.flags & flags::TYPE_PARAM == 0 {
+            return None;
+        }
+        let declared_inside = sym.decls.iter().any(|(f, d)| {
+            matches!(d, BDecl::TypeParam(p)
+                if *f == file && inside.contains(&p.name.span.lo.0))
+        });
+        if declared_inside {
+            return None;
+        }
+        let s = self.merged_type_params.get(&s).copied().unwrap_or(s);
+        Some(self.types.of_symbol(10, s))
     }
 
     /// Whether `s` is assignable to `t` for choosing a conditional type's branch; a result

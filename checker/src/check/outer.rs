@@ -29,7 +29,7 @@ use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
 use super::{Checker, MAX_TYPE_DEPTH, fn_param_ann, walk_ts_type};
-use crate::bind::{DeclRef as BDecl, MemberDecl, SymbolId, flags};
+use crate::bind::{DeclRef as BDecl, MemberDecl, SymbolId};
 use crate::types::{Mapper, PropSymbol, Signature, TypeId, TypeKind, ids};
 
 /// One anonymous object type with outer type parameters.
@@ -206,23 +206,9 @@ impl<'a> Checker<'a, '_> {
             }
         }
         for (pos, name) in &m.names {
-            let Some(s) = self.bound.resolve(file, *pos, name) else {
-                continue;
-            };
-            let sym = self.bound.symbol(s);
-            if sym.flags & flags::TYPE_PARAM == 0 {
-                continue;
-            }
-            let inside = sym.decls.iter().any(|(f, d)| {
-                matches!(d, BDecl::TypeParam(p)
-                    if *f == file && p.name.span.lo.0 >= span.0 && p.name.span.lo.0 < span.1)
-            });
-            if inside {
-                continue;
-            }
-            let s = self.merged_type_params.get(&s).copied().unwrap_or(s);
-            let tp = self.types.of_symbol(10, s);
-            if !params.contains(&tp) {
+            if let Some(tp) = self.type_param_declared_outside(file, *pos, name, span.0..span.1)
+                && !params.contains(&tp)
+            {
                 params.push(tp);
             }
         }

@@ -1,17 +1,7 @@
 //! Const contexts (`as const`) and object literal types in unions, as TypeScript has them.
 //! Every program here was checked with the native TypeScript checker (7.0.2, strict): the
 //! expectations are its diagnostics (by code and line).
-use crate::check;
-
-/// `line:code` of each diagnostic of the corpus's own files.
-fn lines_and_codes(src: &str) -> Vec<String> {
-    check(&[("a.ts", src)])
-        .diagnostics
-        .iter()
-        .filter(|d| !d.file.starts_with("lib/"))
-        .map(|d| format!("{}:{}", d.line, d.code.label()))
-        .collect()
-}
+use crate::lines_and_codes;
 
 #[test]
 fn an_as_const_object_keeps_literal_property_types_nested_and_through_spreads() {

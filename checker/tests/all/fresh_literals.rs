@@ -2,17 +2,7 @@
 //! fresh twin, and a literal type node creates it (by evaluating the literal) before it
 //! denotes the regular type. Every program here was checked with the native TypeScript
 //! checker (7.0.2, strict): the expectations are its diagnostics (by code and line).
-use crate::check;
-
-/// `line:code` of each diagnostic of the corpus's own files.
-fn lines_and_codes(src: &str) -> Vec<String> {
-    check(&[("a.ts", src)])
-        .diagnostics
-        .iter()
-        .filter(|d| !d.file.starts_with("lib/"))
-        .map(|d| format!("{}:{}", d.line, d.code.label()))
-        .collect()
-}
+use crate::{check, lines_and_codes};
 
 fn types(src: &str) -> u64 {
     check(&[("a.ts", src)]).counts.types

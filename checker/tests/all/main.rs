@@ -102,6 +102,16 @@ pub fn line_positions(src: &str) -> Vec<String> {
         .collect()
 }
 
+/// `line:code` of each diagnostic of a one-file program's own file (`a.ts`).
+pub fn lines_and_codes(src: &str) -> Vec<String> {
+    check(&[("a.ts", src)])
+        .diagnostics
+        .iter()
+        .filter(|d| !d.file.starts_with("lib/"))
+        .map(|d| format!("{}:{}", d.line, d.code.label()))
+        .collect()
+}
+
 /// The codes of the diagnostics of the corpus's own files.
 pub fn codes(outcome: &Outcome) -> Vec<String> {
     outcome

@@ -2,17 +2,7 @@
 //! parameter, as TypeScript's `getVariances` measures it with marker types. Every program
 //! here was checked with the native TypeScript checker (7.0.2, strict): the expectations
 //! are its diagnostics (by code and line).
-use crate::check;
-
-/// `line:code` of each diagnostic of the corpus's own files.
-fn lines_and_codes(src: &str) -> Vec<String> {
-    check(&[("a.ts", src)])
-        .diagnostics
-        .iter()
-        .filter(|d| !d.file.starts_with("lib/"))
-        .map(|d| format!("{}:{}", d.line, d.code.label()))
-        .collect()
-}
+use crate::lines_and_codes;
 
 const ANIMALS: &str = "interface Animal { name: string }\n\
                        interface Dog extends Animal { bark(): void }\n";
