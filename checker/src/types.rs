@@ -1110,17 +1110,8 @@ impl TypeTable {
     }
 
     /// A literal, `null`, `undefined` or enum member type: one value only.
-    fn is_unit(&self, t: TypeId) -> bool {
-        matches!(
-            self.kind(t),
-            TypeKind::StringLit(_)
-                | TypeKind::NumberLit(_)
-                | TypeKind::BigIntLit(_)
-                | TypeKind::BoolLit(_)
-                | TypeKind::Null
-                | TypeKind::Undefined
-                | TypeKind::EnumLiteral(_)
-        )
+    pub fn is_unit(&self, t: TypeId) -> bool {
+        self.is_literal_kind(t) || matches!(self.kind(t), TypeKind::Null | TypeKind::Undefined)
     }
 
     /// `A & (B | C) & D` as `(A & B & D) | (A & C & D)`: the union of the intersections of

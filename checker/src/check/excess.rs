@@ -494,17 +494,9 @@ impl<'a> Checker<'a, '_> {
     /// A unit type, or a union of them (what makes a property a discriminant).
     fn is_unit_like(&self, t: TypeId) -> bool {
         match self.types.kind(t) {
-            TypeKind::StringLit(_)
-            | TypeKind::NumberLit(_)
-            | TypeKind::BoolLit(_)
-            | TypeKind::BigIntLit(_)
-            | TypeKind::EnumLiteral(_)
-            | TypeKind::Boolean
-            | TypeKind::Undefined
-            | TypeKind::Null
-            | TypeKind::Void => true,
+            TypeKind::Boolean | TypeKind::Void => true,
             TypeKind::Union(ms) => ms.iter().all(|&m| self.is_unit_like(m)),
-            _ => false,
+            _ => self.types.is_unit(t),
         }
     }
 

@@ -88,26 +88,15 @@ impl<'a, 'b> Checker<'a, 'b> {
         let mut cands: FxHashMap<TypeId, Vec<TypeId>> = FxHashMap::default();
         // Parameters only: the call inference's signature walk, without the return type
         // and the predicate.
-        let params_only = Signature {
-            type_params: Box::default(),
-            params: s.params.clone(),
+        let params_only = |sig: &Signature| Signature {
+            params: sig.params.clone(),
             ret: ids::VOID,
-            min_args: s.min_args,
-            rest: s.rest,
-            predicate: None,
-            outer: None,
-            method: s.method,
+            min_args: sig.min_args,
+            rest: sig.rest,
+            method: sig.method,
+            ..Signature::default()
         };
-        let target_params = Signature {
-            type_params: Box::default(),
-            params: t.params.clone(),
-            ret: ids::VOID,
-            min_args: t.min_args,
-            rest: t.rest,
-            predicate: None,
-            outer: None,
-            method: t.method,
-        };
+        let (params_only, target_params) = (params_only(s), params_only(t));
         self.infer_from_signature(&params_only, &target_params, &tps, &mut cands, 0);
         let mut ret_cands: FxHashMap<TypeId, Vec<TypeId>> = FxHashMap::default();
         if tps
