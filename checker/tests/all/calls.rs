@@ -3,11 +3,7 @@
 //! signatures (`filter<S extends T>(p: (v: T) => v is S)`). Every program here was run
 //! through the native TypeScript checker (7.0.2, strict): the positions and codes below
 //! are what it reports.
-use crate::{check, render};
-
-fn diagnostics(src: &str) -> String {
-    render(&check(&[("a.ts", src)]).diagnostics)
-}
+use crate::diagnostics;
 
 #[test]
 fn a_union_of_function_types_is_called_with_its_parameters_intersected() {

@@ -1,15 +1,7 @@
 //! Type arguments are checked against their type parameters' constraints (TS2344), as
 //! TypeScript's checkTypeArgumentConstraints does. Every expectation here is what the
 //! native TypeScript checker (7.0.2, strict) reports on the same program.
-use crate::{check, codes, render};
-
-fn diagnostics(src: &str) -> String {
-    render(&check(&[("a.ts", src)]).diagnostics)
-}
-
-fn clean(src: &str) -> Vec<String> {
-    codes(&check(&[("a.ts", src)]))
-}
+use crate::{clean, diagnostics};
 
 #[test]
 fn a_type_argument_that_violates_extends_string_in_an_annotation_is_ts2344() {

@@ -1,10 +1,6 @@
 //! Correct programs the synthetic corpus leans on: rest parameters, accessors, member
 //! decorators, literal contexts and return-type inference report nothing.
-use crate::{check, codes};
-
-fn clean(src: &str) -> Vec<String> {
-    codes(&check(&[("a.ts", src)]))
-}
+use crate::clean;
 
 #[test]
 fn rest_parameters_take_each_remaining_argument_as_their_element_type() {

@@ -2,11 +2,7 @@
 //! hasExcessProperties does them. Every program here was checked with the native
 //! TypeScript checker (7.0.2, strict): the expectations are its diagnostics, except where
 //! a comment says how this checker prints a type differently.
-use crate::{check, render};
-
-fn diagnostics(src: &str) -> String {
-    render(&check(&[("a.ts", src)]).diagnostics)
-}
+use crate::diagnostics;
 
 #[test]
 fn an_excess_property_in_an_annotated_initializer_is_ts2353_at_its_name() {

@@ -2,11 +2,7 @@
 //! fresh twin, and a literal type node creates it (by evaluating the literal) before it
 //! denotes the regular type. Every program here was checked with the native TypeScript
 //! checker (7.0.2, strict): the expectations are its diagnostics (by code and line).
-use crate::{check, lines_and_codes};
-
-fn types(src: &str) -> u64 {
-    check(&[("a.ts", src)]).counts.types
-}
+use crate::{lines_and_codes, types};
 
 #[test]
 fn every_new_literal_in_a_type_position_costs_a_regular_and_a_fresh_type() {

@@ -102,6 +102,21 @@ pub fn line_positions(src: &str) -> Vec<String> {
         .collect()
 }
 
+/// The rendered diagnostics of a one-file program (`a.ts`), without the lib files'.
+pub fn diagnostics(src: &str) -> String {
+    render(&check(&[("a.ts", src)]).diagnostics)
+}
+
+/// The codes of a one-file program's own diagnostics (empty: the program is clean).
+pub fn clean(src: &str) -> Vec<String> {
+    codes(&check(&[("a.ts", src)]))
+}
+
+/// How many types the checker made for a one-file program (its lib included).
+pub fn types(src: &str) -> u64 {
+    check(&[("a.ts", src)]).counts.types
+}
+
 /// `line:code` of each diagnostic of a one-file program's own file (`a.ts`).
 pub fn lines_and_codes(src: &str) -> Vec<String> {
     check(&[("a.ts", src)])

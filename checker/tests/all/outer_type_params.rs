@@ -7,11 +7,7 @@
 //! type parameters. Every program was checked with the native TypeScript checker (7.0.2,
 //! strict, lib es5): its diagnostics are the expectations, and its type counts
 //! (`--extendedDiagnostics`) are quoted.
-use crate::{check, render};
-
-fn types(src: &str) -> u64 {
-    check(&[("a.ts", src)]).counts.types
-}
+use crate::{check, render, types};
 
 const DERIVED: &str = "interface D1 extends Base { a: 1 }\n\
                        interface D2 extends Base { b: 1 }\n\

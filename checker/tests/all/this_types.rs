@@ -1,10 +1,6 @@
 //! Polymorphic `this`: the implicit `this` type parameter of classes and interfaces,
 //! instantiated with each reference to them (what `tsc` 7.0.2 reports on each program).
-use crate::{check, codes, render};
-
-fn clean(src: &str) -> Vec<String> {
-    codes(&check(&[("a.ts", src)]))
-}
+use crate::{check, clean, codes, render};
 
 #[test]
 fn a_fluent_builder_keeps_the_subclass_type_through_a_chain_of_this_returning_methods() {
