@@ -1,5 +1,6 @@
 //! The command line: parsing, checking every input before the first run, and wiring the
 //! bake-off to the terminal and the files. Errors here carry context for the user.
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -8,8 +9,10 @@ use anyhow::{Context, Result, bail};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use crate::benchmark::children::{CHILD_PROFILE, Origin};
 use crate::benchmark::launcher::Binaries;
 use crate::benchmark::runner::{self, Outcome, Runner};
+use crate::child::BuildInfo;
 use crate::contender::{self, Contender, DEFAULT_CONTENDERS};
 use crate::environment::{self, Environment};
 use crate::export::{Format, Outputs};
@@ -78,6 +81,11 @@ struct ScheduleArgs {
     /// Corpus cache directory, passed to the children.
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
+    /// Folder of the child binaries (checkbench-slice, -mimalloc, -jemalloc, -system),
+    /// used as it is. Without it, compare run from a cargo checkout builds them there with
+    /// the release profile; otherwise it looks beside itself.
+    #[arg(long, value_name = "DIR")]
+    children: Option<PathBuf>,
 }
 
 #[derive(Args, Debug, Default)]
@@ -271,10 +279,17 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
         .check_writable()
         .context("checking the output files before any run")?;
     let pending = runner::pending(&results);
-    let binaries = Binaries::beside_current_exe(schedule.cache_dir.clone())?;
     let mut contenders: Vec<Contender> = pending.iter().map(|slot| slot.contender).collect();
     contenders.dedup();
-    binaries.check(&contenders)?;
+    let origin = Origin::locate(schedule.children.as_deref()).context("in --children")?;
+    let children = origin
+        .prepare(&contenders)
+        .context("preparing the child binaries before the first run")?;
+    record_children(&mut results, children, schedule.resume.as_deref())?;
+    let binaries = Binaries {
+        dir: origin.dir(),
+        cache_dir: schedule.cache_dir.clone(),
+    };
     let settings = &results.settings;
     let corpora = settings
         .corpora
@@ -343,6 +358,32 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
             Ok(ExitCode::from(EXIT_INTERRUPTED))
         }
     }
+}
+
+/// Records the children's builds in the results; a resumed bake-off refuses children
+/// built from other sources than the runs it continues.
+fn record_children(
+    results: &mut Results,
+    children: BTreeMap<String, BuildInfo>,
+    resumed: Option<&Path>,
+) -> Result<()> {
+    if let Some(path) = resumed {
+        for (name, before) in &results.environment.children {
+            if let Some(now) = children.get(name)
+                && now.source_digest != before.source_digest
+            {
+                bail!(
+                    "cannot resume {}: its runs of {name} were measured by a child built from                      {before}, but this {name} is built from {now}; a resumed bake-off would                      mix two builds (start a new bake-off, or check out revision {})",
+                    path.display(),
+                    before.revision
+                );
+            }
+        }
+    }
+    results.environment.child_profile = CHILD_PROFILE.to_string();
+    results.environment.source_digest = BuildInfo::current().source_digest;
+    results.environment.children.extend(children);
+    Ok(())
 }
 
 /// A resumed bake-off keeps the plan of the file it continues, except where the command

@@ -28,6 +28,15 @@ pub struct Environment {
     pub crate_versions: BTreeMap<String, String>,
     /// The git revision compare was built from (see [`BUILD_REVISION`]), or `unknown`.
     pub git_revision: String,
+    /// The digest of the sources compare was built from (see [`crate::child::BuildInfo`]).
+    #[serde(default)]
+    pub source_digest: String,
+    /// The profile every child binary was built with: `release`.
+    #[serde(default)]
+    pub child_profile: String,
+    /// Each child binary's own build, as it reported it (`--build-info`), by binary name.
+    #[serde(default)]
+    pub children: BTreeMap<String, crate::child::BuildInfo>,
     /// The command line, one argument per element.
     pub command_line: Vec<String>,
 }
@@ -43,6 +52,9 @@ impl Environment {
             memory_kib: memory_kib().unwrap_or(0),
             crate_versions: crate_versions(),
             git_revision: git_revision(),
+            source_digest: crate::child::BuildInfo::current().source_digest,
+            child_profile: String::new(),
+            children: BTreeMap::new(),
             command_line: std::env::args().collect(),
         }
     }

@@ -1,5 +1,5 @@
 //! How a contender's child process is started.
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use crate::contender::Contender;
@@ -22,8 +22,8 @@ pub trait Launcher {
     fn command(&self, request: &Request<'_>) -> Command;
 }
 
-/// The child binaries built beside compare: `checkbench-slice`, `checkbench-mimalloc`,
-/// `checkbench-jemalloc` and `checkbench-system`.
+/// The child binaries `checkbench-slice`, `checkbench-mimalloc`, `checkbench-jemalloc` and
+/// `checkbench-system` in `dir`, found and checked by [`super::children::Origin`].
 #[derive(Clone, Debug)]
 pub struct Binaries {
     pub dir: PathBuf,
@@ -31,38 +31,9 @@ pub struct Binaries {
     pub cache_dir: Option<PathBuf>,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum LauncherError {
-    #[error("cannot find the directory of the compare executable: {0}")]
-    CurrentExe(std::io::Error),
-    #[error(
-        "child binary {} is missing; build every binary of compare with `cargo build --release -p compare` (or use `cargo run --release -p compare`)",
-        .0.display()
-    )]
-    Missing(PathBuf),
-}
-
 impl Binaries {
-    /// The binaries next to the running executable.
-    pub fn beside_current_exe(cache_dir: Option<PathBuf>) -> Result<Binaries, LauncherError> {
-        let exe = std::env::current_exe().map_err(LauncherError::CurrentExe)?;
-        let dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
-        Ok(Binaries { dir, cache_dir })
-    }
-
     pub fn path(&self, contender: Contender) -> PathBuf {
         self.dir.join(contender.binary_name())
-    }
-
-    /// Fails before any run if a contender's binary is missing.
-    pub fn check(&self, contenders: &[Contender]) -> Result<(), LauncherError> {
-        for &contender in contenders {
-            let path = self.path(contender);
-            if !path.is_file() {
-                return Err(LauncherError::Missing(path));
-            }
-        }
-        Ok(())
     }
 }
 
