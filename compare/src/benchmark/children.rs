@@ -58,8 +58,8 @@ pub enum ChildrenError {
     )]
     Stale {
         path: PathBuf,
-        child: BuildInfo,
-        compare: BuildInfo,
+        child: Box<BuildInfo>,
+        compare: Box<BuildInfo>,
     },
     #[error(
         "child binary {} is a {profile} build; runs are measured in {CHILD_PROFILE} builds \
@@ -75,8 +75,8 @@ pub enum ChildrenError {
     )]
     StaleCompare {
         workspace: PathBuf,
-        compare: BuildInfo,
-        child: BuildInfo,
+        compare: Box<BuildInfo>,
+        child: Box<BuildInfo>,
     },
 }
 
@@ -168,13 +168,13 @@ impl Origin {
                 return Err(match self {
                     Origin::Checkout { workspace, .. } => ChildrenError::StaleCompare {
                         workspace: workspace.clone(),
-                        compare: own,
-                        child: info,
+                        compare: Box::new(own),
+                        child: Box::new(info),
                     },
                     _ => ChildrenError::Stale {
                         path,
-                        child: info,
-                        compare: own,
+                        child: Box::new(info),
+                        compare: Box::new(own),
                     },
                 });
             }
