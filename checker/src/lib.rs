@@ -33,6 +33,10 @@ pub struct AllocatorIdentity {
 /// the stack is virtual memory, resident only as deep as a file's nesting goes.
 pub const STACK_BYTES: usize = 512 << 20; // 512 MiB
 
+/// The most checker threads one run takes (`--checkers`); compare checks its plan against
+/// it before the first run.
+pub const MAX_CHECKERS: u32 = 256;
+
 /// How to run the workload.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {

@@ -158,7 +158,7 @@ fn git_revision() -> String {
     BUILD_REVISION.to_string()
 }
 
-/// A warning when the repository in the working directory is at another commit than the
+/// A warning when the checkout compare was built from is now at another commit than the
 /// one this binary was built from (`checkout`: its `git rev-parse HEAD`, if any): the
 /// results would describe the older code under the newer revision's name.
 pub fn stale_build_warning(build: &str, checkout: Option<&str>) -> Option<String> {
@@ -173,9 +173,16 @@ pub fn stale_build_warning(build: &str, checkout: Option<&str>) -> Option<String
     })
 }
 
-/// `git rev-parse HEAD` of the working directory's repository, if it is one.
+/// `git rev-parse HEAD` of the checkout compare was built from, if it is still there (the
+/// working directory may be any other repository, which says nothing about this build).
 pub fn checkout_revision() -> Option<String> {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
+    if !workspace.join("compare").is_dir() {
+        return None;
+    }
     let out = Command::new("git")
+        .arg("-C")
+        .arg(workspace)
         .args(["rev-parse", "HEAD"])
         .stderr(std::process::Stdio::null())
         .output()

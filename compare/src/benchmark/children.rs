@@ -37,10 +37,10 @@ pub enum ChildrenError {
     NotADirectory(PathBuf),
     #[error("child binary {} is missing ({looked}); {BUILD_HINT}", .path.display())]
     Missing { path: PathBuf, looked: String },
-    #[error("cannot run `{command}` to build the child binaries: {source}")]
+    #[error("cannot run `{command}` to build the child binaries: {error}")]
     CargoSpawn {
         command: String,
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("building the child binaries failed ({status}): `{command}`")]
     BuildFailed { command: String, status: String },
@@ -107,7 +107,10 @@ impl Origin {
         }
         let exe = std::env::current_exe().map_err(ChildrenError::CurrentExe)?;
         let exe_dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
-        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let workspace = manifest_dir
+            .parent()
+            .map_or_else(|| manifest_dir.join(".."), Path::to_path_buf);
         Ok(match checkout_target(&exe_dir, &workspace) {
             Some(target_dir) => Origin::Checkout {
                 workspace,
@@ -223,9 +226,9 @@ fn build(workspace: &Path, target_dir: &Path) -> Result<(), ChildrenError> {
     );
     let status = command
         .status()
-        .map_err(|source| ChildrenError::CargoSpawn {
+        .map_err(|error| ChildrenError::CargoSpawn {
             command: shown.clone(),
-            source,
+            error,
         })?;
     if !status.success() {
         return Err(ChildrenError::BuildFailed {

@@ -1,6 +1,7 @@
 //! How a contender's child process is started.
 use std::path::PathBuf;
 use std::process::Command;
+use std::time::Duration;
 
 use crate::contender::Contender;
 
@@ -20,6 +21,11 @@ pub struct Request<'a> {
 /// put in children that crash or lie.
 pub trait Launcher {
     fn command(&self, request: &Request<'_>) -> Command;
+
+    /// How long one run may take before it is killed and recorded as timed out.
+    fn timeout(&self) -> Option<Duration> {
+        None
+    }
 }
 
 /// The child binaries `checkbench-slice`, `checkbench-mimalloc`, `checkbench-jemalloc` and
@@ -29,6 +35,8 @@ pub struct Binaries {
     pub dir: PathBuf,
     /// Passed to children as `--cache-dir` so they read the corpus the parent fetched.
     pub cache_dir: Option<PathBuf>,
+    /// `--timeout`: a run still going after this long is killed; `None` waits forever.
+    pub timeout: Option<Duration>,
 }
 
 impl Binaries {
@@ -38,6 +46,10 @@ impl Binaries {
 }
 
 impl Launcher for Binaries {
+    fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
     fn command(&self, request: &Request<'_>) -> Command {
         let mut command = Command::new(self.path(request.contender));
         command

@@ -1,5 +1,6 @@
 //! compare's integration tests, one module per feature.
 mod bad_input;
+mod careless;
 mod child_builds;
 mod children;
 mod fake;
