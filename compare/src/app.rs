@@ -46,6 +46,19 @@ enum Command {
     Reproduce(ReproduceArgs),
     /// Renders the table and reports from an existing JSON results file, running nothing.
     Report(ReportArgs),
+    /// Predicts every slice policy's minor faults and peak RSS from the slice-nohuge carve
+    /// record of a results file, beside what was measured, and the gap to the publication.
+    Model(ModelArgs),
+}
+
+#[derive(Args, Debug)]
+struct ModelArgs {
+    /// A JSON results file written by compare (with slice-nohuge runs).
+    #[arg(long, value_name = "FILE")]
+    from: PathBuf,
+    /// Print Markdown tables instead of text.
+    #[arg(long)]
+    markdown: bool,
 }
 
 #[derive(Args, Debug)]
@@ -166,6 +179,19 @@ pub fn main() -> ExitCode {
 fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
     match cli.command {
         Some(Command::Report(args)) => report(args),
+        Some(Command::Model(args)) => {
+            let results = Results::load(&args.from)?;
+            let Some(report) = crate::model::report(&results, args.markdown) else {
+                bail!(
+                    "{} has no slice-nohuge run with a carve record (results from before the \
+                     carve record was reported, or without slice-nohuge), so there is nothing \
+                     to predict from",
+                    args.from.display()
+                );
+            };
+            print!("{report}");
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Reproduce(args)) => {
             let mut settings = reproduce::settings(
                 args.ablations,

@@ -5,6 +5,7 @@ pub mod child;
 pub mod contender;
 pub mod environment;
 pub mod export;
+pub mod model;
 pub mod output;
 pub mod reproduce;
 pub mod results;

@@ -249,6 +249,13 @@ pub struct AllocatorProof {
     /// Slice contenders: requests served by the system allocator instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fallbacks: Option<u64>,
+    /// Slice contenders: bytes of each class slice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slice_bytes: Option<u64>,
+    /// Slice contenders: the carve record, `[arena, class, bytes carved]` per slice that
+    /// carved any (what [`crate::model`] predicts every policy's faults and RSS from).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slices: Vec<[u64; 3]>,
 }
 
 impl AllocatorProof {

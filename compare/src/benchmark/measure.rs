@@ -257,6 +257,8 @@ fn proof(report: &RunReport) -> AllocatorProof {
             largest.unwrap_or(0)
         }),
         fallbacks: slice.map(|s| s.fallbacks.values().sum()),
+        slice_bytes: slice.map(|s| s.slice_bytes),
+        slices: slice.map(|s| s.slices.clone()).unwrap_or_default(),
     }
 }
 

@@ -4,6 +4,7 @@ mod careless;
 mod child_builds;
 mod children;
 mod fake;
+mod model;
 mod report;
 mod resume;
 mod schedule;
