@@ -15,6 +15,7 @@ use swc_ecma_ast::*;
 
 use crate::flow::{FlowId, FlowNode, UNREACHABLE};
 use crate::parse::ParsedFile;
+use crate::syntax::{export_name, is_property_reference, key_name, prop_name, str_atom};
 
 /// Which file's table a symbol lives in; [`GLOBAL_FILE`] is the merged global table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -2696,19 +2697,6 @@ impl<'a> Binder<'a, '_> {
     }
 }
 
-/// Whether `m` is a reference flow analysis can narrow: named properties (`x.a.b`,
-/// `this.a`; no computed keys or optional chains) on an identifier or `this`.
-pub fn is_property_reference(m: &MemberExpr) -> bool {
-    if !matches!(m.prop, MemberProp::Ident(_)) {
-        return false;
-    }
-    match &*m.obj {
-        Expr::Ident(_) | Expr::This(_) => true,
-        Expr::Member(inner) => is_property_reference(inner),
-        _ => false,
-    }
-}
-
 /// The name and flags of an object literal member TypeScript declares (`{ a: 1, b, m() {} }`);
 /// computed names it cannot know are skipped.
 fn object_prop_name(p: &Prop) -> Option<(Atom, u32)> {
@@ -2719,68 +2707,5 @@ fn object_prop_name(p: &Prop) -> Option<(Atom, u32)> {
         Prop::Getter(g) => prop_name(&g.key).map(|n| (n, flags::PROPERTY)),
         Prop::Setter(s) => prop_name(&s.key).map(|n| (n, flags::PROPERTY)),
         Prop::Method(m) => prop_name(&m.key).map(|n| (n, flags::METHOD)),
-    }
-}
-
-/// The text of a string literal as an atom (lossy for lone surrogates).
-pub fn str_atom(s: &Str) -> Atom {
-    match s.value.as_atom() {
-        Some(a) => a.clone(),
-        None => Atom::from(s.value.to_string_lossy().as_ref()),
-    }
-}
-
-fn export_name(n: &ModuleExportName) -> Atom {
-    match n {
-        ModuleExportName::Ident(i) => i.sym.clone(),
-        ModuleExportName::Str(s) => str_atom(s),
-    }
-}
-
-/// The static name of an interface member key.
-pub fn key_name(key: &Expr) -> Option<Atom> {
-    match key {
-        Expr::Ident(i) => Some(i.sym.clone()),
-        Expr::Lit(Lit::Str(s)) => Some(str_atom(s)),
-        Expr::Lit(Lit::Num(n)) => Some(Atom::from(format_number(n.value))),
-        Expr::Member(m) => well_known_symbol(m),
-        _ => None,
-    }
-}
-
-/// `[Symbol.iterator]` and the other well-known symbol keys, named as TypeScript names
-/// them internally (`__@iterator`), so iterables have their iterator method.
-fn well_known_symbol(m: &MemberExpr) -> Option<Atom> {
-    match (&*m.obj, &m.prop) {
-        (Expr::Ident(o), MemberProp::Ident(p)) if &*o.sym == "Symbol" => {
-            Some(Atom::from(format!("{WELL_KNOWN_PREFIX}{}", p.sym)))
-        }
-        _ => None,
-    }
-}
-
-/// The prefix of a well-known symbol key's name (`__@iterator` is `[Symbol.iterator]`).
-pub const WELL_KNOWN_PREFIX: &str = "__@";
-
-/// The static name of a class or object member key.
-pub fn prop_name(key: &PropName) -> Option<Atom> {
-    match key {
-        PropName::Ident(i) => Some(i.sym.clone()),
-        PropName::Str(s) => Some(str_atom(s)),
-        PropName::Num(n) => Some(Atom::from(format_number(n.value))),
-        PropName::Computed(c) => match &*c.expr {
-            Expr::Member(m) => well_known_symbol(m),
-            _ => None,
-        },
-        PropName::BigInt(_) => None,
-    }
-}
-
-/// A number as JavaScript prints it (for the common integral case).
-pub fn format_number(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        format!("{v}")
     }
 }

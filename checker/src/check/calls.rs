@@ -8,8 +8,9 @@ use rustc_hash::FxHashMap;
 
 use swc_ecma_ast::*;
 
-use super::{Checker, expr_lo, expressions::is_context_sensitive, node_key};
+use super::{Checker, expressions::is_context_sensitive, node_key};
 use crate::diag::Code;
+use crate::syntax::expr_lo;
 use crate::types::{Mapper, Param, Signature, TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {

@@ -3,9 +3,10 @@
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
-use super::{Checker, ConstraintKey, entity_of, ts_type_lo};
+use super::{Checker, ConstraintKey};
 use crate::bind::{DeclRef as BDecl, SymbolId, flags};
 use crate::diag::Code;
+use crate::syntax::{entity_of, ts_type_lo};
 use crate::types::{Mapper, Signature, TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {

@@ -5,9 +5,10 @@ use std::rc::Rc;
 use rustc_hash::FxHashSet;
 use swc_ecma_ast::*;
 
-use super::{Checker, NO_LEAN, Resolution, expr_entity, fn_param_ann, node_key};
+use super::{Checker, NO_LEAN, Resolution, node_key};
 use crate::bind::{DeclRef as BDecl, SymbolId};
 use crate::diag::Code;
+use crate::syntax::{expr_entity, fn_param_ann};
 use crate::types::{ObjectType, Signature, TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {

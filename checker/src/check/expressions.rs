@@ -5,9 +5,11 @@ use std::rc::Rc;
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
-use super::{Checker, EXPRESSION_NODE, MAX_DEPTH, NodeLinks, expr_lo, narrow, node_key};
-use crate::bind::{self, flags};
+use super::{Checker, EXPRESSION_NODE, MAX_DEPTH, NodeLinks, narrow, node_key};
+use crate::bind::flags;
 use crate::diag::Code;
+use crate::syntax;
+use crate::syntax::expr_lo;
 use crate::types::{
     LITERAL_MEMBER, ObjectType, Param, PropSymbol, Signature, TypeId, TypeKind, ids,
 };
@@ -505,7 +507,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     let (name, ty) = match &**p {
                         Prop::Shorthand(i) => (Some(i.sym.clone()), self.check_ident(file, i)),
                         Prop::KeyValue(kv) => {
-                            let name = bind::prop_name(&kv.key);
+                            let name = syntax::prop_name(&kv.key);
                             if let PropName::Computed(c) = &kv.key {
                                 self.check_expr(file, &c.expr, None);
                             }
@@ -523,15 +525,15 @@ impl<'a, 'b> Checker<'a, 'b> {
                         Prop::Getter(g) => {
                             let t = self.check_function(file, &g.function, None);
                             let ret = self.members(t).calls.first().map_or(ids::ANY, |s| s.ret);
-                            (bind::prop_name(&g.key), ret)
+                            (syntax::prop_name(&g.key), ret)
                         }
                         Prop::Setter(st) => {
                             self.check_function(file, &st.function, None);
-                            (bind::prop_name(&st.key), ids::ANY)
+                            (syntax::prop_name(&st.key), ids::ANY)
                         }
                         Prop::Method(m) => {
                             let t = self.check_function(file, &m.function, None);
-                            (bind::prop_name(&m.key), t)
+                            (syntax::prop_name(&m.key), t)
                         }
                     };
                     self.const_context = in_const;

@@ -5,7 +5,7 @@ use std::rc::Rc;
 use swc_atoms::Atom;
 
 use super::Checker;
-use crate::bind::{self};
+use crate::syntax;
 use crate::types::{MappedRoot, MappedType, Mapper, ObjectType, PropSymbol, TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
@@ -132,7 +132,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         for k in keys {
             let key_name = match self.types.kind(k) {
                 TypeKind::StringLit(s) => Some(s.clone()),
-                TypeKind::NumberLit(n) => Some(Atom::from(bind::format_number(*n))),
+                TypeKind::NumberLit(n) => Some(Atom::from(syntax::format_number(*n))),
                 _ => None,
             };
             if key_name.is_none() && !matches!(k, ids::STRING | ids::NUMBER) {
@@ -155,7 +155,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             for name in names {
                 let pname = match self.types.kind(name) {
                     TypeKind::StringLit(s) => s.clone(),
-                    TypeKind::NumberLit(n) => Atom::from(bind::format_number(*n)),
+                    TypeKind::NumberLit(n) => Atom::from(syntax::format_number(*n)),
                     TypeKind::String => {
                         obj.string_index = Some(self.instantiate(root.template, &m));
                         continue;

@@ -7,8 +7,9 @@ use rustc_hash::FxHashSet;
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
-use super::{Checker, expr_entity, fn_param_ann};
+use super::Checker;
 use crate::bind::{DeclRef as BDecl, MemberDecl, SymbolId, flags};
+use crate::syntax::{expr_entity, fn_param_ann};
 use crate::types::{
     Mapper, ObjectType, Param, Prop as PropT, PropSymbol, Signature, TypeId, TypeKind, ids,
 };

@@ -14,6 +14,7 @@ use swc_ecma_ast::*;
 use super::Checker;
 use crate::bind::{SymbolId, THIS_REFERENCE, flags};
 use crate::flow::{FlowId, FlowNode};
+use crate::syntax;
 use crate::types::{TypeId, TypeKind, ids};
 
 /// Flow nodes one reference's walk may visit before it gives up and takes the declared
@@ -365,7 +366,7 @@ impl<'a> Checker<'a, '_> {
     /// The literal type of a string, number, boolean or null literal; `None` for the rest.
     pub(super) fn literal_type(&mut self, l: &Lit) -> Option<TypeId> {
         Some(match l {
-            Lit::Str(s) => self.types.string_lit(&crate::bind::str_atom(s)),
+            Lit::Str(s) => self.types.string_lit(&syntax::str_atom(s)),
             Lit::Num(n) => self.types.number_lit(n.value),
             Lit::Bool(b) => {
                 if b.value {
@@ -549,7 +550,7 @@ impl<'a> Checker<'a, '_> {
                             && self.is_reference(file, sym, &u.arg)
                             && let Expr::Lit(Lit::Str(s)) = strip(y)
                         {
-                            let name = crate::bind::str_atom(s);
+                            let name = syntax::str_atom(s);
                             return self.narrow_typeof(t, &name, equal);
                         }
                         if self.is_reference(file, sym, x)
@@ -580,7 +581,7 @@ impl<'a> Checker<'a, '_> {
                 }
                 BinaryOp::In if self.is_reference(file, sym, &b.right) => match strip(&b.left) {
                     Expr::Lit(Lit::Str(s)) => {
-                        let name = crate::bind::str_atom(s);
+                        let name = syntax::str_atom(s);
                         self.narrow_in(t, &name, assume_true)
                     }
                     _ => t,

@@ -28,8 +28,9 @@ use rustc_hash::FxHashMap;
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
-use super::{Checker, MAX_TYPE_DEPTH, fn_param_ann, walk_ts_type};
+use super::{Checker, MAX_TYPE_DEPTH};
 use crate::bind::{DeclRef as BDecl, MemberDecl, SymbolId, flags};
+use crate::syntax::{fn_param_ann, pat_ann, walk_ts_type};
 use crate::types::{Mapper, PropSymbol, Signature, TypeId, TypeKind, ids};
 
 /// One anonymous object type with outer type parameters.
@@ -88,18 +89,6 @@ impl Mentions {
                 self.walk(t);
             }
         }
-    }
-}
-
-/// A function parameter's annotation, when it has one.
-fn pat_ann(p: &Pat) -> Option<&TsTypeAnn> {
-    match p {
-        Pat::Ident(b) => b.type_ann.as_deref(),
-        Pat::Array(a) => a.type_ann.as_deref(),
-        Pat::Rest(r) => r.type_ann.as_deref(),
-        Pat::Object(o) => o.type_ann.as_deref(),
-        Pat::Assign(a) => pat_ann(&a.left),
-        _ => None,
     }
 }
 

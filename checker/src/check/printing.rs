@@ -1,7 +1,7 @@
 //! Printing types by structure (never by id), for messages.
 
 use super::Checker;
-use crate::bind::{self};
+use crate::syntax;
 use crate::types::{TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
@@ -47,7 +47,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             TypeKind::StringLit(s) => {
                 let _ = write!(out, "\"{s}\"");
             }
-            TypeKind::NumberLit(n) => out.push_str(&bind::format_number(n)),
+            TypeKind::NumberLit(n) => out.push_str(&syntax::format_number(n)),
             TypeKind::BoolLit(b) => out.push_str(if b { "true" } else { "false" }),
             TypeKind::BigIntLit(s) => {
                 let _ = write!(out, "{s}n");
@@ -151,7 +151,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     let p = o.props[name].clone();
                     let pty = self.prop_ty(&p);
                     let optional = if p.optional { "?" } else { "" };
-                    match name.strip_prefix(bind::WELL_KNOWN_PREFIX) {
+                    match name.strip_prefix(syntax::WELL_KNOWN_PREFIX) {
                         Some(symbol) => write!(out, "[Symbol.{symbol}]{optional}: "),
                         None => write!(out, "{name}{optional}: "),
                     }

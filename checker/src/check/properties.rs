@@ -3,7 +3,7 @@
 use swc_atoms::Atom;
 
 use super::Checker;
-use crate::bind::{self};
+use crate::syntax;
 use crate::types::{PropSymbol, TypeId, TypeKind, UNRESOLVED, ids, tflags};
 
 impl<'a, 'b> Checker<'a, 'b> {
@@ -64,7 +64,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 if let TypeKind::Tuple(es) = self.types.kind(o) {
                     return es.get(n as usize).copied().unwrap_or(ids::UNDEFINED);
                 }
-                self.property_type(o, &Atom::from(bind::format_number(n)))
+                self.property_type(o, &Atom::from(syntax::format_number(n)))
                     .unwrap_or_else(|| self.element_type(o))
             }
             TypeKind::Union(ks) => {

@@ -5,7 +5,8 @@ use std::rc::Rc;
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
-use super::{Checker, Resolution, fn_param_ann, narrow, node_key};
+use super::{Checker, Resolution, narrow, node_key};
+use crate::syntax::fn_param_ann;
 use crate::types::{ObjectType, Param, Signature, TypeId, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {

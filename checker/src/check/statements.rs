@@ -2,9 +2,10 @@
 //! declarations (the walk that reports).
 use swc_ecma_ast::*;
 
-use super::{Checker, MAX_DEPTH, NodeLinks, STATEMENT_KEY, STATEMENT_NODE, node_key, stmt_lo};
-use crate::bind::{self};
+use super::{Checker, MAX_DEPTH, NodeLinks, STATEMENT_KEY, STATEMENT_NODE, node_key};
 use crate::diag::Code;
+use crate::syntax;
+use crate::syntax::stmt_lo;
 use crate::types::ids;
 
 impl<'a, 'b> Checker<'a, 'b> {
@@ -71,11 +72,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                     if let ImportSpecifier::Named(n) = s {
                         let name = match &n.imported {
                             Some(ModuleExportName::Ident(id)) => id.sym.clone(),
-                            Some(ModuleExportName::Str(s)) => bind::str_atom(s),
+                            Some(ModuleExportName::Str(s)) => syntax::str_atom(s),
                             None => n.local.sym.clone(),
                         };
                         if self.resolve_export(module, &name, 0).is_none() {
-                            let spec = bind::str_atom(&i.src);
+                            let spec = syntax::str_atom(&i.src);
                             self.report(
                                 file,
                                 n.span.lo.0,

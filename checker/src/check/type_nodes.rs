@@ -5,12 +5,11 @@ use std::rc::Rc;
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
-use super::{
-    Checker, MAX_DEPTH, NodeLinks, TYPE_NODE, TYPE_NODE_KEY, entity_of, f_lo, fn_param_ann,
-    node_key, ts_type_key, ts_type_lo, walk_ts_type,
-};
-use crate::bind::{self, DeclRef as BDecl, SymbolId, flags};
+use super::{Checker, MAX_DEPTH, NodeLinks, TYPE_NODE, TYPE_NODE_KEY, node_key, ts_type_key};
+use crate::bind::{DeclRef as BDecl, SymbolId, flags};
 use crate::diag::Code;
+use crate::syntax;
+use crate::syntax::{entity_of, f_lo, fn_param_ann, ts_type_lo, walk_ts_type};
 use crate::types::{
     ConditionalRoot, MappedRoot, ObjectType, Prop as PropT, PropSymbol, Signature, TypeId,
     TypeKind, ids,
@@ -147,7 +146,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         if self.types.is_generic(o) || !checkable {
             return;
         }
-        let name = bind::str_atom(key);
+        let name = syntax::str_atom(key);
         if self.property_type(o, &name).is_none() {
             let shown = self.type_to_string(o);
             self.report(
@@ -273,7 +272,7 @@ impl<'a, 'b> Checker<'a, 'b> {
     /// denotes that type's regular type.
     pub(super) fn literal_type_node(&mut self, l: &TsLitType) -> TypeId {
         let t = match &l.lit {
-            TsLit::Str(s) => self.types.string_lit(&bind::str_atom(s)),
+            TsLit::Str(s) => self.types.string_lit(&syntax::str_atom(s)),
             TsLit::Number(n) => self.types.number_lit(n.value),
             TsLit::Bool(b) => {
                 if b.value {
@@ -564,7 +563,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         for m in members {
             match m {
                 TsTypeElement::TsPropertySignature(p) => {
-                    if let Some(name) = bind::key_name(&p.key) {
+                    if let Some(name) = syntax::key_name(&p.key) {
                         let ty = match &p.type_ann {
                             Some(a) => self.type_from_node(file, &a.type_ann),
                             None => ids::ANY,
@@ -579,7 +578,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     }
                 }
                 TsTypeElement::TsMethodSignature(p) => {
-                    if let Some(name) = bind::key_name(&p.key) {
+                    if let Some(name) = syntax::key_name(&p.key) {
                         let sig = self.signature_from_parts(
                             file,
                             p.type_params.as_deref(),
@@ -602,7 +601,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     }
                 }
                 TsTypeElement::TsGetterSignature(p) => {
-                    if let Some(name) = bind::key_name(&p.key) {
+                    if let Some(name) = syntax::key_name(&p.key) {
                         let ty = match &p.type_ann {
                             Some(a) => self.type_from_node(file, &a.type_ann),
                             None => ids::ANY,
@@ -617,7 +616,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     }
                 }
                 TsTypeElement::TsSetterSignature(p) => {
-                    if let Some(name) = bind::key_name(&p.key)
+                    if let Some(name) = syntax::key_name(&p.key)
                         && !obj.props.contains_key(&name)
                     {
                         let ty = fn_param_ann(&p.param)

@@ -5,8 +5,9 @@ use std::rc::Rc;
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
-use super::{Checker, Resolution, fn_param_ann, is_null_or_undefined, node_key};
+use super::{Checker, Resolution, node_key};
 use crate::bind::{self, DeclRef as BDecl, Imported, MemberDecl, PatSource, SymbolId, flags};
+use crate::syntax::{fn_param_ann, is_null_or_undefined};
 use crate::types::{PropSymbol, Signature, TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
