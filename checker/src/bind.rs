@@ -7,6 +7,10 @@
 //!
 //! **Symbol ids do not depend on the checker count**: they are fixed here, before any
 //! checker starts, so anything derived from them is the same for 1 or N checkers.
+//!
+//! This module holds the data model, [`Scope`] and the binder's state; the walk is one
+//! `impl Binder` block per concern in `bind/` (hoisting, statements, declarations,
+//! expressions, type nodes, the flow graph), beside module resolution and merging.
 mod declarations;
 mod expressions;
 mod flow_graph;

@@ -6,6 +6,11 @@
 //! checked ("the main walk"); lazy inference of declarations elsewhere never reports, so
 //! **the diagnostics of a file do not depend on which checker checked it, or on what that
 //! checker checked before**.
+//!
+//! This module holds the checker's state, its symbol and node links, construction, counts
+//! and reports; each concern is one `impl Checker` block in a file of `check/` (the main
+//! walk in `statements`, `declarations`, `expressions`, `calls`; type operations in
+//! `members`, `properties`, `instantiation`, `relations`, ...), listed in ARCHITECTURE.md.
 mod calls;
 mod conditional;
 mod constraints;
