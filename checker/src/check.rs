@@ -46,7 +46,6 @@ use swc_ecma_ast::*;
 
 use crate::bind::{DeclRef as BDecl, Scope, SymbolId, flags};
 use crate::diag::{Code, Diagnostic};
-use crate::flow::FlowId;
 use crate::parse::ParsedFile;
 use crate::types::{ObjectType, Signature, TypeId, TypeTable};
 use resolution::{NO_LEAN, Pending, Resolution};
@@ -195,18 +194,8 @@ pub struct Checker<'a, 'b> {
     /// The depths of `returns` whose function is `async` (its `return`s are awaited).
     async_returns: Vec<usize>,
     diagnostics: Vec<Diagnostic>,
-    /// Narrowed types of references at flow joins, by file, flow node and symbol
-    /// (TypeScript's `flowTypeCache`).
-    flow_types: FxHashMap<(u32, FlowId, SymbolId, u64), TypeId>,
-    /// Whether each join is reachable (TypeScript's `flowNodeReachable`).
-    flow_reachable: FxHashMap<(u32, FlowId), bool>,
-    /// Joins whose flow type is being computed, with the union of their antecedents so far
-    /// (what a loop head met again through a back edge is taken to be).
-    flow_in_progress: FxHashMap<(u32, FlowId, SymbolId, u64), TypeId>,
-    /// Back edges met so far; a join computed while one was met is not cached.
-    flow_partial: u32,
-    /// Flow nodes the current reference's walk has visited.
-    flow_steps: u32,
+    /// Flow narrowing's caches and per-walk state (`check/narrow.rs`).
+    narrowing: narrow::FlowCaches,
     /// Verdicts of type argument constraint checks, by [`ConstraintKey`]: the first argument
     /// that does not satisfy its constraint, with the instantiated constraint.
     constraint_checks: FxHashMap<ConstraintKey, Option<(usize, TypeId)>>,
@@ -280,11 +269,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             returns: Vec::new(),
             async_returns: Vec::new(),
             diagnostics: Vec::new(),
-            flow_types: FxHashMap::default(),
-            flow_reachable: FxHashMap::default(),
-            flow_in_progress: FxHashMap::default(),
-            flow_partial: 0,
-            flow_steps: 0,
+            narrowing: narrow::FlowCaches::default(),
             constraint_checks: FxHashMap::default(),
             in_conditional: 0,
             variance: Default::default(),
