@@ -6,6 +6,7 @@ pub mod diag;
 pub mod flow;
 pub mod parse;
 pub mod report;
+mod syntax;
 pub mod types;
 
 use std::collections::BTreeMap;
