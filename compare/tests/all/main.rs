@@ -2,7 +2,9 @@
 mod bad_input;
 mod children;
 mod fake;
+mod no_fetch;
 mod report;
 mod resume;
 mod schedule;
+mod slice_service;
 mod statistics;
