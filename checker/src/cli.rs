@@ -96,25 +96,26 @@ fn threads_refused(checkers: usize, error: &rayon::ThreadPoolBuildError) -> Stri
     let front = std::thread::available_parallelism().map_or(2, |n| n.get());
     let threads = (front + checkers) as u64;
     let stack = crate::STACK_BYTES as u64;
+    let stacks = threads * stack / MIB;
     let mut message = format!(
-        "could not start {threads} threads ({front} parse, {checkers} checker) with {} MiB stacks \
-         each: {} MiB of address space for stacks alone",
-        stack / MIB,
-        threads * stack / MIB
+        "could not start {threads} threads ({front} parse, {checkers} checker): {threads} x {} MiB \
+         stacks = {stacks} MiB of address space",
+        stack / MIB
     );
     if let Some(limit) = address_space_limit() {
-        message += &format!(
-            ", under an address-space limit of {} MiB (`ulimit -v {}`)",
-            limit / MIB,
-            limit / 1024
-        );
+        let side = if stacks > limit / MIB {
+            "over"
+        } else {
+            "under"
+        };
+        message += &format!(", {side} `ulimit -v {}` ({} MiB", limit / 1024, limit / MIB);
         if let Some((_, reserved)) = slice_alloc::reservation() {
             message += &format!(
-                " of which the slice allocator's reservation takes {} MiB",
-                reserved as u64 / MIB
+                ", {} MiB of it reserved by the slice allocator",
+                reserved >> 20
             );
         }
-        message += "; raise the limit or use fewer checkers";
+        message += "); raise the limit or use fewer checkers";
     }
     format!("{message} ({error})")
 }

@@ -31,7 +31,7 @@ pub struct AllocatorIdentity {
 
 /// Stack of every parse, bind and check thread. swc's parser and the checker recurse;
 /// the stack is virtual memory, resident only as deep as a file's nesting goes.
-pub const STACK_BYTES: usize = 512 << 20; // 512 MiB
+pub const STACK_BYTES: usize = corpora::depth::STACK_BYTES; // 512 MiB, as `corpora stats`
 
 /// How to run the workload.
 #[derive(Clone, Copy, Debug)]

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod cache;
+pub mod depth;
 mod excalidraw;
 mod fetch;
 mod local;
@@ -170,8 +171,11 @@ pub enum Error {
     NotADir(PathBuf),
     #[error("directory {} has no source files (.ts .tsx .mts .cts .js .jsx .mjs .cjs; node_modules skipped)", .0.display())]
     NoSources(PathBuf),
-    #[error("{} looks binary (it has a NUL byte); remove it or move it out of the corpus", .0.display())]
-    BinaryFile(PathBuf),
+    #[error("could not start {threads} threads with {} MiB stacks to parse corpus files: {source}", depth::STACK_BYTES >> 20)]
+    Threads {
+        threads: usize,
+        source: rayon::ThreadPoolBuildError,
+    },
     #[error("{} is {size} bytes, over the {limit}-byte limit for one source file", path.display())]
     TooLarge {
         path: PathBuf,

@@ -71,7 +71,8 @@ fn run(cli: Cli) -> Result<()> {
         Command::Stats { corpus, json } => {
             let opened = corpora::open(&corpus, &opts)
                 .with_context(|| format!("opening corpus `{corpus}`"))?;
-            let stats = corpora::stats::measure(&opened);
+            let stats = corpora::stats::measure(&opened)
+                .with_context(|| format!("measuring corpus `{corpus}`"))?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&stats)?);
             } else {

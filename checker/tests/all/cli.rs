@@ -83,7 +83,7 @@ fn threads_refused_under_an_address_space_limit_name_their_512_mib_stacks_and_th
     use std::os::unix::process::CommandExt;
     let kib: u64 = 3_000_000;
     let mut command = Command::new(env!("CARGO_BIN_EXE_checker"));
-    command.args(["--corpus", "synthetic@50", "--checkers", "8"]);
+    command.args(["--corpus", "synthetic@64KiB", "--checkers", "8"]);
     // SAFETY: setrlimit is async-signal-safe and touches only the child.
     unsafe {
         command.pre_exec(move || {
@@ -101,8 +101,9 @@ fn threads_refused_under_an_address_space_limit_name_their_512_mib_stacks_and_th
     let out = command.output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("8 checker) with 512 MiB stacks each"), "{err}");
-    assert!(err.contains("`ulimit -v 3000000`"), "{err}");
+    assert!(err.contains("8 checker): "), "{err}");
+    assert!(err.contains(" x 512 MiB stacks = "), "{err}");
+    assert!(err.contains("over `ulimit -v 3000000`"), "{err}");
     assert!(err.contains("use fewer checkers"), "{err}");
 }
 
