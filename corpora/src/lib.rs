@@ -105,7 +105,10 @@ pub enum Error {
     #[error("corpus `{0}` is not cached; run `corpora fetch {0}` (or let the tool fetch it)")]
     NotCached(String),
     #[error("corpus `{corpus}` in the cache cannot be used: {state}; run `corpora fetch {corpus}`")]
-    Unusable { corpus: String, state: CacheState },
+    Unusable {
+        corpus: String,
+        state: Box<CacheState>,
+    },
     #[error(
         "`{command}` gave no answer for {package} in {seconds} s, so the registry looks unreachable; npm asks the registry of its `registry` setting (`npm config get registry`): set it to one this machine reaches (`npm config set registry URL`, or in .npmrc), or set HTTPS_PROXY; {timeout_env} changes the wait",
         timeout_env = npm::NPM_TIMEOUT_ENV
@@ -299,7 +302,7 @@ fn open_named(
             CacheState::Absent => Error::NotCached(def.name.to_string()),
             state => Error::Unusable {
                 corpus: def.name.to_string(),
-                state,
+                state: Box::new(state),
             },
         });
     }
