@@ -161,7 +161,10 @@ fn adopt_arena() -> Result<&'static Arena, Reason> {
     Ok(arena)
 }
 
-/// Maps the global reservation on first use; `true` once it is mapped. A thread that finds
+/// Maps the global reservation on first use; `true` once it is mapped. Slice sizes are tried
+/// from 1 GiB down to 4 MiB, skipping those whose reservation would take more than half of the
+/// address-space limit ([`crate::os::reservation_budget`]); when none fits there is no
+/// reservation and every request falls back (counted as `no_reservation`). A thread that finds
 /// another one mapping does not wait: it falls back for this request.
 fn map_reservation() -> bool {
     match STATE.load(Acquire) {
@@ -176,8 +179,13 @@ fn map_reservation() -> bool {
         return STATE.load(Acquire) == READY;
     }
     GLOBAL.set_policy(policy::from_env());
+    let budget = crate::os::reservation_budget();
     for shift in (MIN_SLICE_SHIFT..=MAX_SLICE_SHIFT).rev() {
-        if let Ok(base) = crate::os::reserve((MAX_ARENAS * CLASS_COUNT) << shift) {
+        let bytes = (MAX_ARENAS * CLASS_COUNT) << shift;
+        if bytes > budget {
+            continue;
+        }
+        if let Ok(base) = crate::os::reserve(bytes) {
             GLOBAL.install(base, shift, MAX_ARENAS);
             STATE.store(READY, Release);
             return true;

@@ -59,6 +59,31 @@ pub(crate) fn reserve(len: usize) -> Result<usize, i32> {
     Ok(start)
 }
 
+/// How many bytes of address space a reservation may take: half of the soft address-space
+/// limit (`RLIMIT_AS`, `ulimit -v`), so that the other half stays for everything the
+/// reservation does not serve (the system allocator's large blocks, thread stacks, the program
+/// itself); `usize::MAX` without a limit. Without this headroom a reservation that just fits
+/// leaves the process a few hundred MiB, and its first large request fails (an abort at some
+/// limits and not at others).
+#[cfg(unix)]
+pub(crate) fn reservation_budget() -> usize {
+    // SAFETY: rlimit is plain data, valid when zeroed.
+    let mut limit: libc::rlimit = unsafe { std::mem::zeroed() };
+    // SAFETY: limit is a valid, writable rlimit.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0
+        || limit.rlim_cur == libc::RLIM_INFINITY
+    {
+        return usize::MAX;
+    }
+    usize::try_from(limit.rlim_cur / 2).unwrap_or(usize::MAX)
+}
+
+/// Without an address-space limit, any reservation may be tried.
+#[cfg(not(unix))]
+pub(crate) fn reservation_budget() -> usize {
+    usize::MAX
+}
+
 /// Without mmap there is no reservation; every request goes to the system allocator.
 #[cfg(not(unix))]
 pub(crate) fn reserve(_len: usize) -> Result<usize, i32> {

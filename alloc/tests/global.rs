@@ -15,6 +15,9 @@ static ALLOC: SliceAlloc = SliceAlloc;
 const CHILD: &str = "SLICE_ALLOC_GLOBAL_TEST_CHILD";
 
 fn main() {
+    if std::env::var_os(CHILD).is_some_and(|v| v == "limit") {
+        return use_half_the_limit();
+    }
     if std::env::var_os(CHILD).is_some() {
         let words: Vec<String> = (0..100).map(|i| i.to_string()).collect();
         println!(
@@ -24,7 +27,7 @@ fn main() {
         );
         return;
     }
-    let checks: [(&str, fn()); 7] = [
+    let checks: [(&str, fn()); 8] = [
         (
             "the_policy_is_known_once_a_request_was_served",
             policy_is_known,
@@ -43,6 +46,10 @@ fn main() {
         (
             "the_policy_comes_from_the_environment",
             policy_from_environment,
+        ),
+        (
+            "under_every_address_space_limit_the_reservation_leaves_half_of_it_to_the_system",
+            reservation_under_limits,
         ),
     ];
     for (name, check) in checks {
@@ -226,4 +233,86 @@ fn policy_from_environment() {
         1,
         "{stderr}"
     );
+}
+
+/// The soft address-space limit of this process, in bytes (`None`: unlimited).
+fn address_space_limit() -> Option<u64> {
+    // SAFETY: rlimit is plain data; getrlimit writes it.
+    let mut limit: libc::rlimit = unsafe { std::mem::zeroed() };
+    // SAFETY: limit is valid for writes.
+    assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) }, 0);
+    (limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
+}
+
+/// In a child under a limit: prints the reservation, then holds large (system) blocks adding up
+/// to 40% of the limit, as a workload's large requests and thread stacks would; an allocator
+/// that left too little of the address space aborts here.
+fn use_half_the_limit() {
+    let words: Vec<String> = (0..100).map(|i| i.to_string()).collect();
+    let limit = address_space_limit().expect("the parent set a limit") as usize;
+    let reserved = slice_alloc::reservation().map_or(0, |(_, len)| len);
+    let chunk = 64 << 20;
+    let blocks: Vec<Vec<u8>> = (0..limit * 2 / 5 / chunk)
+        .map(|_| Vec::with_capacity(chunk))
+        .collect();
+    println!(
+        "reserved={reserved} blocks={} words={}",
+        blocks.len(),
+        words.len()
+    );
+}
+
+fn reservation_under_limits() {
+    use std::os::unix::process::CommandExt;
+    let exe = std::env::current_exe().unwrap();
+    // `ulimit -v` values, in KiB: around the reservations of 4, 8 and 16 MiB slices.
+    for kib in [
+        3_000_000u64,
+        4_000_000,
+        6_000_000,
+        8_000_000,
+        10_000_000,
+        16_000_000,
+    ] {
+        let bytes = kib * 1024;
+        let mut command = Command::new(&exe);
+        command.env(CHILD, "limit");
+        // SAFETY: setrlimit is async-signal-safe and touches only the child.
+        unsafe {
+            command.pre_exec(move || {
+                let limit = libc::rlimit {
+                    rlim_cur: bytes,
+                    rlim_max: libc::RLIM_INFINITY,
+                };
+                if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            })
+        };
+        let out = command.output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "ulimit -v {kib}: {:?} {stdout} {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let reserved: u64 = stdout
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("reserved="))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("ulimit -v {kib}: {stdout}"));
+        assert!(
+            reserved <= bytes / 2,
+            "ulimit -v {kib}: reserved {reserved}"
+        );
+        let smallest = (MAX_ARENAS * CLASS_COUNT) as u64 * (4 << 20);
+        assert_eq!(
+            reserved != 0,
+            bytes / 2 >= smallest,
+            "ulimit -v {kib}: a reservation is made exactly when the smallest one fits in half"
+        );
+    }
 }

@@ -27,9 +27,15 @@ struct Args {
     /// Where fetched corpora are cached.
     #[arg(long)]
     cache_dir: Option<PathBuf>,
+    /// Never fetch, and do not hash the cache: a named corpus must be cached and match its
+    /// manifest's sizes, else the run fails. compare passes it to every child: the parent
+    /// fetched and verified the cache by content before the first run, so nothing is
+    /// downloaded or hashed inside a measured run.
+    #[arg(long)]
+    no_fetch: bool,
 }
 
-/// Parses `--corpus NAME|DIR --checkers N [--json] [--cache-dir DIR]`, runs the workload
+/// Parses `--corpus NAME|DIR --checkers N [--json] [--cache-dir DIR] [--no-fetch]`, runs the workload
 /// and prints the report.
 pub fn main(allocator: AllocatorIdentity) -> ExitCode {
     let args = Args::parse();
@@ -48,15 +54,19 @@ fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
         fetch: true,
         progress: !args.json,
     };
-    let corpus = corpora::open(&args.corpus, &opts)
-        .with_context(|| format!("opening corpus `{}`", args.corpus))?;
-    let outcome = crate::run(
-        &corpus,
-        &Options {
-            checkers: args.checkers as usize,
-        },
-    )
-    .with_context(|| format!("checking corpus `{}`", args.corpus))?;
+    let corpus = if args.no_fetch {
+        corpora::open_verified(&args.corpus, &opts)
+    } else {
+        corpora::open(&args.corpus, &opts)
+    }
+    .with_context(|| format!("opening corpus `{}`", args.corpus))?;
+    let checkers = args.checkers as usize;
+    let outcome = crate::run(&corpus, &Options { checkers })
+        .map_err(|e| match e {
+            crate::Error::Pool(e) => anyhow::anyhow!(threads_refused(checkers, &e)),
+            other => other.into(),
+        })
+        .with_context(|| format!("checking corpus `{}`", args.corpus))?;
     if args.diagnostics {
         for d in &outcome.diagnostics {
             if args.json {
@@ -76,4 +86,45 @@ fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
         print!("{}", report.human());
     }
     Ok(())
+}
+
+/// Why the thread pools could not start, in terms the user can act on: every parse and checker
+/// thread gets a [`crate::STACK_BYTES`] stack, which counts against an address-space limit
+/// (`ulimit -v`) even though only the touched part becomes memory.
+fn threads_refused(checkers: usize, error: &rayon::ThreadPoolBuildError) -> String {
+    const MIB: u64 = 1 << 20;
+    let front = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let threads = (front + checkers) as u64;
+    let stack = crate::STACK_BYTES as u64;
+    let stacks = threads * stack / MIB;
+    let mut message = format!(
+        "could not start {threads} threads ({front} parse, {checkers} checker): {threads} x {} MiB \
+         stacks = {stacks} MiB of address space",
+        stack / MIB
+    );
+    if let Some(limit) = address_space_limit() {
+        let side = if stacks > limit / MIB {
+            "over"
+        } else {
+            "under"
+        };
+        message += &format!(", {side} `ulimit -v {}` ({} MiB", limit / 1024, limit / MIB);
+        if let Some((_, reserved)) = slice_alloc::reservation() {
+            message += &format!(
+                ", {} MiB of it reserved by the slice allocator",
+                reserved >> 20
+            );
+        }
+        message += "); raise the limit or use fewer checkers";
+    }
+    format!("{message} ({error})")
+}
+
+/// The soft address-space limit (`RLIMIT_AS`) in bytes, if there is one.
+fn address_space_limit() -> Option<u64> {
+    // SAFETY: rlimit is plain data, valid when zeroed.
+    let mut limit: libc::rlimit = unsafe { std::mem::zeroed() };
+    // SAFETY: limit is a valid, writable rlimit.
+    let read = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+    (read && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
 }

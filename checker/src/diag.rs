@@ -6,7 +6,8 @@ use std::fmt;
 pub enum Code {
     /// A syntax error reported by the parser (TypeScript's generic "expected" error).
     Syntax = 1005,
-    /// The file is not valid UTF-8.
+    /// The file is binary (it holds a NUL byte: TypeScript's "File appears to be binary.") or
+    /// is not valid UTF-8.
     InvalidUtf8 = 1490,
     /// Nesting deeper than the checker's depth guard.
     TooDeep = 2321,

@@ -32,7 +32,7 @@ pub struct AllocatorIdentity {
 
 /// Stack of every parse, bind and check thread. swc's parser and the checker recurse;
 /// the stack is virtual memory, resident only as deep as a file's nesting goes.
-pub const STACK_BYTES: usize = 512 << 20; // 512 MiB
+pub const STACK_BYTES: usize = corpora::depth::STACK_BYTES; // 512 MiB, as `corpora stats`
 
 /// The most checker threads one run takes (`--checkers`); compare checks its plan against
 /// it before the first run.

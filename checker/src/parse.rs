@@ -8,8 +8,10 @@ use swc_ecma_parser::{EsSyntax, Parser, StringInput, Syntax, TsSyntax};
 
 use crate::diag::{Code, Diagnostic};
 
-/// Bracket nesting beyond which a file is not handed to the (recursive) parser.
-pub const MAX_NESTING: u32 = 4_000;
+/// Bracket nesting beyond which a file is not handed to the (recursive) parser; the guard is
+/// corpora's, so `corpora stats` parses what the checker parses.
+pub use corpora::depth::MAX_NESTING;
+use corpora::depth::{binary_at, too_deep_at};
 
 /// The source extensions the checker reads, longest first so `.d.ts` wins over `.ts`.
 const EXTENSIONS: &[&str] = &[
@@ -108,6 +110,13 @@ pub fn parse(path: &str, bytes: &[u8], is_lib: bool) -> ParsedFile {
         suppressed_lines: suppressed_lines(bytes),
         diagnostics: Vec::new(),
     };
+    if let Some(at) = binary_at(bytes) {
+        // TypeScript's words for a file with a NUL byte; the rest of the corpus is checked.
+        let message = "File appears to be binary.".to_string();
+        file.diagnostics
+            .push(file.diagnostic(BytePos(at + 1), Code::InvalidUtf8, message));
+        return file;
+    }
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
@@ -184,49 +193,4 @@ fn line_starts(bytes: &[u8]) -> Vec<u32> {
             .map(|(i, _)| i as u32 + 1),
     );
     starts
-}
-
-/// Offset where bracket nesting first exceeds [`MAX_NESTING`], skipping strings and
-/// comments. Regular expressions are not recognised; the guard only has to be safe.
-fn too_deep_at(bytes: &[u8]) -> Option<u32> {
-    let mut depth: u32 = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
-                    return Some(i as u32);
-                }
-            }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i += 2;
-                while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
-                    i += 1;
-                }
-                i += 1;
-            }
-            q @ (b'"' | b'\'' | b'`') => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != q {
-                    if bytes[i] == b'\\' {
-                        i += 1;
-                    }
-                    if q != b'`' && bytes.get(i) == Some(&b'\n') {
-                        break;
-                    }
-                    i += 1;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
 }

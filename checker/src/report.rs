@@ -71,12 +71,19 @@ pub struct AllocatorReport {
     pub slice: Option<SliceReport>,
 }
 
-/// Slice allocator statistics, summed over arenas.
+/// Slice allocator statistics, summed over arenas: enough for compare to judge whether the
+/// slice allocator served the run as its contender says.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct SliceReport {
     /// Policy as `CHECKBENCH_SLICE` spells it, e.g. `hybrid@8+populate`.
     pub policy: String,
+    /// Bytes of the reservation; 0 when none was made (every request fell back).
+    pub reservation_bytes: u64,
+    /// Bytes per class slice; 0 without a reservation.
     pub slice_bytes: u64,
+    /// The policy's switch point in bytes from a slice's start (hybrid policies); 0 when the
+    /// policy never switches. A hybrid slice no larger than this can never switch.
+    pub switch_bytes: u64,
     pub arenas_claimed: u32,
     /// Per class (index = class, size = 16 * (index + 1)), summed over arenas.
     pub classes: Vec<SliceClassReport>,
@@ -86,6 +93,12 @@ pub struct SliceReport {
     /// its faults and resident memory under every policy (compare's fault model).
     #[serde(default)]
     pub slices: Vec<[u64; 3]>,
+    /// Requests a class serves (1..=512 bytes, alignment up to 16): the class blocks handed out
+    /// plus [`SliceReport::small_fallbacks`].
+    pub small_requests: u64,
+    /// Small requests the system allocator served instead (`slice_exhausted`, `no_arena`,
+    /// `no_reservation`).
+    pub small_fallbacks: u64,
 }
 
 /// One class's counters summed over arenas.
@@ -209,6 +222,26 @@ impl RunReport {
                 past.join(", ")
             };
             let _ = writeln!(s, "slices > 8M {past}");
+            let mib = |b: u64| b as f64 / (1 << 20) as f64;
+            let _ = writeln!(
+                s,
+                "reservation {:.0} MiB, slices {:.0} MiB, switch at {}, {} arenas claimed",
+                mib(slice.reservation_bytes),
+                mib(slice.slice_bytes),
+                if slice.switch_bytes == 0 {
+                    "never".to_string()
+                } else {
+                    format!("{:.0} MiB", mib(slice.switch_bytes))
+                },
+                slice.arenas_claimed
+            );
+            let _ = writeln!(
+                s,
+                "small fallbacks {} of {} small requests ({:.3}%)",
+                slice.small_fallbacks,
+                slice.small_requests,
+                100.0 * slice.small_fallback_share()
+            );
         }
         let _ = writeln!(
             s,
@@ -284,13 +317,28 @@ impl SliceReport {
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
         .collect();
+        let small_fallbacks = f.slice_exhausted + f.no_arena + f.no_reservation;
+        let served: u64 = classes.iter().map(|c| c.allocs).sum();
         SliceReport {
             policy: stats.policy.to_string(),
+            reservation_bytes: stats.reservation_bytes as u64,
             slice_bytes: stats.slice_bytes as u64,
+            switch_bytes: stats.policy.switch_bytes().unwrap_or(0) as u64,
             arenas_claimed: stats.arenas_claimed,
             classes,
             fallbacks,
             slices,
+            small_requests: served + small_fallbacks,
+            small_fallbacks,
+        }
+    }
+
+    /// The share of small requests the system allocator served (0 when there were none).
+    pub fn small_fallback_share(&self) -> f64 {
+        if self.small_requests == 0 {
+            0.0
+        } else {
+            self.small_fallbacks as f64 / self.small_requests as f64
         }
     }
 }

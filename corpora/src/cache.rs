@@ -2,7 +2,7 @@
 //!
 //! **A corpus directory is complete or absent.** It is written in a temporary sibling,
 //! the manifest last, then renamed into place; a directory without a readable manifest
-//! whose files all match it counts as not cached.
+//! whose files all match it (size and SHA-256) counts as not cached.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -49,6 +49,77 @@ pub struct PackageRecord {
 pub struct FileRecord {
     pub path: String,
     pub bytes: u64,
+    /// SHA-256 of the contents, hex. Absent in manifests written before content hashes; such a
+    /// corpus cannot be verified and counts as stale.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+}
+
+impl FileRecord {
+    /// The record of a file with these contents.
+    pub fn of(path: &str, bytes: &[u8]) -> FileRecord {
+        FileRecord {
+            path: path.to_string(),
+            bytes: bytes.len() as u64,
+            sha256: Some(sha256_hex(bytes)),
+        }
+    }
+}
+
+/// Hex SHA-256 of `bytes`.
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// How a cached corpus is checked against its manifest when it is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Check {
+    /// Every file's size and SHA-256: what a corpus is opened with.
+    Content,
+    /// Sizes only: for a child whose parent verified the content before the first run, so no
+    /// hashing runs inside a measured run.
+    Sizes,
+}
+
+/// What the cache holds for one corpus.
+#[derive(Clone, Debug)]
+pub enum CacheState {
+    /// Complete, from the expected pins, every file as its manifest says.
+    Cached(Manifest),
+    /// No corpus directory, or none with a readable manifest.
+    Absent,
+    /// Usable in principle but not this one: other pins, or no content hashes to verify it by.
+    Stale(String),
+    /// A file is missing or differs from its manifest (size or content).
+    Damaged {
+        /// The file, as a corpus path.
+        file: String,
+        /// What differs.
+        why: String,
+    },
+}
+
+impl std::fmt::Display for CacheState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CacheState::Cached(m) => {
+                write!(f, "{} files, {} bytes", m.files.len(), m.total_bytes())
+            }
+            CacheState::Absent => f.write_str("no"),
+            CacheState::Stale(why) => write!(f, "stale ({why}; fetch again)"),
+            CacheState::Damaged { file, why } => write!(f, "damaged: {file} {why} (fetch again)"),
+        }
+    }
+}
+
+/// A corpus read from the cache, or why it could not be.
+pub(crate) enum Loaded {
+    Files(Vec<SourceFile>),
+    Unusable(CacheState),
 }
 
 impl Manifest {
@@ -94,36 +165,114 @@ pub fn read_manifest(root: &Path, name: &str) -> Result<Option<Manifest>, Error>
         .filter(|m| m.format == FORMAT && m.name == name))
 }
 
-/// The files of a cached corpus in manifest order, or `None` when it is not cached, was
-/// fetched from other pins than `pins`, or a file no longer matches the manifest.
-pub(crate) fn load(
-    root: &Path,
-    name: &str,
-    pins: &[Pin],
-) -> Result<Option<Vec<SourceFile>>, Error> {
+/// The state of corpus `name` in the cache under `root`, every file verified by its SHA-256:
+/// what `corpora list` reports.
+pub fn cache_state(root: &Path, name: &str, pins: &[Pin]) -> Result<CacheState, Error> {
+    Ok(match load(root, name, pins, Check::Content)? {
+        Loaded::Files(_) => match read_manifest(root, name)? {
+            Some(manifest) => CacheState::Cached(manifest),
+            None => CacheState::Absent,
+        },
+        Loaded::Unusable(state) => state,
+    })
+}
+
+/// The files of a cached corpus in manifest order, or why they are unusable: not cached,
+/// fetched from other pins than `pins`, without content hashes (under [`Check::Content`]), or
+/// a file that no longer matches the manifest.
+pub(crate) fn load(root: &Path, name: &str, pins: &[Pin], check: Check) -> Result<Loaded, Error> {
+    let unusable = |state| Ok(Loaded::Unusable(state));
     let Some(manifest) = read_manifest(root, name)? else {
-        return Ok(None);
+        return unusable(CacheState::Absent);
     };
     if !manifest.packages.iter().map(|p| &p.pin).eq(pins.iter()) {
-        return Ok(None);
+        return unusable(CacheState::Stale("fetched from other pins".to_string()));
+    }
+    if check == Check::Content && manifest.files.iter().any(|f| f.sha256.is_none()) {
+        return unusable(CacheState::Stale(
+            "written without content hashes, so it cannot be verified".to_string(),
+        ));
     }
     let dir = corpus_dir(root, name).join(FILES);
     let mut files = Vec::with_capacity(manifest.files.len());
     for record in &manifest.files {
-        let Some(path) = safe_join(&dir, &record.path) else {
-            return Ok(None);
+        let damaged = |why: String| {
+            unusable(CacheState::Damaged {
+                file: record.path.clone(),
+                why,
+            })
         };
-        match fs::read(&path) {
-            Ok(bytes) if bytes.len() as u64 == record.bytes => files.push(SourceFile {
-                path: record.path.clone(),
-                bytes,
-            }),
-            Ok(_) => return Ok(None),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        let Some(path) = safe_join(&dir, &record.path) else {
+            return damaged("has a path that leaves the corpus".to_string());
+        };
+        let bytes = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return damaged("is missing".to_string());
+            }
             Err(e) => return Err(Error::io(&path)(e)),
+        };
+        if bytes.len() as u64 != record.bytes {
+            return damaged(format!(
+                "is {} bytes, the manifest says {}",
+                bytes.len(),
+                record.bytes
+            ));
         }
+        if check == Check::Content
+            && let Some(expected) = &record.sha256
+            && sha256_hex(&bytes) != *expected
+        {
+            return damaged("has other contents than the manifest's SHA-256".to_string());
+        }
+        files.push(SourceFile {
+            path: record.path.clone(),
+            bytes,
+        });
     }
-    Ok(Some(files))
+    Ok(Loaded::Files(files))
+}
+
+/// A fetch's working directory, `<root>/corpora/.NAME-partial-*`: made before anything is
+/// downloaded (so an unwritable cache is reported first) and locked while the fetch runs, so the
+/// next fetch of the same corpus removes what a killed one left, and only that.
+pub(crate) struct Scratch {
+    dir: tempfile::TempDir,
+    /// Holds the lock on `dir` (released when the process ends, however it ends).
+    _lock: fs::File,
+}
+
+impl Scratch {
+    /// Makes the working directory of a fetch of `name`, removing abandoned ones first.
+    pub(crate) fn new(root: &Path, name: &str) -> Result<Scratch, Error> {
+        let parent = root.join("corpora");
+        let unwritable = |e: std::io::Error| Error::Cache {
+            path: parent.clone(),
+            why: format!(
+                "cannot write here ({e}); nothing was downloaded; pass --cache-dir DIR or set {CACHE_ENV} to a writable directory"
+            ),
+        };
+        fs::create_dir_all(&parent).map_err(unwritable)?;
+        remove_abandoned(&parent, name);
+        let dir = tempfile::Builder::new()
+            .prefix(&format!(".{name}-partial-"))
+            .tempdir_in(&parent)
+            .map_err(unwritable)?;
+        let lock = lock(dir.path()).map_err(Error::io(dir.path()))?;
+        Ok(Scratch { dir, _lock: lock })
+    }
+
+    /// The directory.
+    pub(crate) fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+/// An exclusive lock on a directory, held as long as the returned file is open.
+fn lock(dir: &Path) -> std::io::Result<fs::File> {
+    let file = fs::File::open(dir)?;
+    file.lock()?;
+    Ok(file)
 }
 
 /// Writes a corpus: files into a temporary sibling, the manifest last, then one rename.
@@ -131,14 +280,10 @@ pub(crate) fn store(
     root: &Path,
     manifest: &Manifest,
     files: &[SourceFile],
+    scratch: Scratch,
 ) -> Result<PathBuf, Error> {
     let parent = root.join("corpora");
-    fs::create_dir_all(&parent).map_err(Error::io(&parent))?;
-    remove_abandoned(&parent, &manifest.name);
-    let tmp = tempfile::Builder::new()
-        .prefix(&format!(".{}-partial-", manifest.name))
-        .tempdir_in(&parent)
-        .map_err(Error::io(&parent))?;
+    let Scratch { dir: tmp, _lock } = scratch;
     let files_dir = tmp.path().join(FILES);
     for file in files {
         let path = safe_join(&files_dir, &file.path).ok_or_else(|| Error::Cache {
@@ -159,16 +304,20 @@ pub(crate) fn store(
 
     let dest = corpus_dir(root, &manifest.name);
     let pins: Vec<Pin> = manifest.packages.iter().map(|p| p.pin.clone()).collect();
-    if load(root, &manifest.name, &pins)?.is_some() {
+    if matches!(
+        load(root, &manifest.name, &pins, Check::Content)?,
+        Loaded::Files(_)
+    ) {
         // Another process completed the same corpus meanwhile; theirs stands.
         return Ok(dest);
     }
     if dest.exists() {
-        // Incomplete: move it aside, then drop it.
+        // Incomplete or damaged: move it aside, then drop it.
         let stale = tempfile::Builder::new()
             .prefix(&format!(".{}-stale-", manifest.name))
             .tempdir_in(&parent)
             .map_err(Error::io(&parent))?;
+        let _stale_lock = lock(stale.path()).map_err(Error::io(stale.path()))?;
         let aside = stale.path().join("old");
         fs::rename(&dest, &aside).map_err(Error::io(&dest))?;
     }
@@ -183,8 +332,9 @@ pub(crate) fn store(
     Ok(dest)
 }
 
-/// Removes temporary directories of `name` that a killed fetch left over an hour ago.
-/// Best effort: what cannot be removed now is tried again by the next fetch.
+/// Removes the working directories of fetches of `name` that are no longer running (killed,
+/// or crashed): those nobody holds the lock of. Best effort: what cannot be removed now is
+/// tried again by the next fetch.
 fn remove_abandoned(parent: &Path, name: &str) {
     let Ok(entries) = fs::read_dir(parent) else {
         return;
@@ -193,14 +343,13 @@ fn remove_abandoned(parent: &Path, name: &str) {
     for entry in entries.flatten() {
         let file_name = entry.file_name();
         let file_name = file_name.to_string_lossy();
-        let old = entry
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age.as_secs() > 3600);
-        if old && prefixes.iter().any(|p| file_name.starts_with(p.as_str())) {
-            let _ = fs::remove_dir_all(entry.path());
+        if !prefixes.iter().any(|p| file_name.starts_with(p.as_str())) {
+            continue;
+        }
+        let path = entry.path();
+        let abandoned = fs::File::open(&path).is_ok_and(|f| f.try_lock().is_ok());
+        if abandoned {
+            let _ = fs::remove_dir_all(&path);
         }
     }
 }

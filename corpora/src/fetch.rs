@@ -44,12 +44,15 @@ impl CorpusDef {
 pub fn fetch(name: &str, opts: &OpenOptions) -> Result<Manifest, Error> {
     let def = crate::table::corpus_def(name).ok_or_else(|| Error::Unknown(name.to_string()))?;
     let root = cache::resolve_root(opts.cache_dir.as_deref())?;
-    if let Some(manifest) = cache::read_manifest(&root, def.name)?
-        && cache::load(&root, def.name, &def.pins())?.is_some()
-    {
-        return Ok(manifest);
+    match cache::cache_state(&root, def.name, &def.pins())? {
+        cache::CacheState::Cached(manifest) => Ok(manifest),
+        state => {
+            if opts.progress && !matches!(state, cache::CacheState::Absent) {
+                eprintln!("{}: cached copy {state}", def.name);
+            }
+            fetch_into(def, &root, &Npm::from_env(), opts.progress)
+        }
     }
-    fetch_into(def, &root, &Npm::from_env(), opts.progress)
 }
 
 pub(crate) fn fetch_into(
@@ -63,12 +66,15 @@ pub(crate) fn fetch_into(
 
 /// Runs `plan`: every package is located with `npm`, downloaded, verified against its pin,
 /// unpacked and selected; then the corpus is written to the cache under `root` in one step.
+/// The cache's working directory is made first, so an unwritable cache fails before anything
+/// is downloaded, and what an earlier, killed fetch of the same corpus left there is removed.
 pub fn fetch_plan(
     plan: &FetchPlan,
     root: &Path,
     npm: &Npm,
     progress: bool,
 ) -> Result<Manifest, Error> {
+    let scratch = cache::Scratch::new(root, &plan.name)?;
     let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     let mut records = Vec::new();
     let mut blobs_skipped = Vec::new();
@@ -78,7 +84,7 @@ pub fn fetch_plan(
         if progress {
             eprintln!("{}: fetching {spec}", plan.name);
         }
-        let (tgz, source) = obtain(npm, &spec, progress)?;
+        let (tgz, source) = obtain(npm, &spec, progress, scratch.path())?;
         let sha_hex = verify_integrity(&spec, &pin.integrity, &tgz)?;
         let bar = bar(progress, tgz.len() as u64, &format!("unpack {spec}"));
         let entries = unpack::unpack(&spec, &tgz, |p| def.take.iter().any(|t| wants(t, p)), &bar)?;
@@ -112,15 +118,12 @@ pub fn fetch_plan(
         packages: records,
         files: files
             .iter()
-            .map(|f| FileRecord {
-                path: f.path.clone(),
-                bytes: f.bytes.len() as u64,
-            })
+            .map(|f| FileRecord::of(&f.path, &f.bytes))
             .collect(),
         blobs_skipped,
         type_only,
     };
-    let dest = cache::store(root, &manifest, &files)?;
+    let dest = cache::store(root, &manifest, &files, scratch)?;
     if progress {
         eprintln!(
             "{}: {} files, {} bytes in {}",
@@ -159,7 +162,12 @@ pub fn verify_integrity(package: &str, integrity: &str, bytes: &[u8]) -> Result<
 
 /// The tarball of `spec`: downloaded from the address npm gives, else (a registry that
 /// wants npm's credentials, a proxy only npm knows) through `npm pack`.
-fn obtain(npm: &Npm, spec: &str, progress: bool) -> Result<(Vec<u8>, String), Error> {
+fn obtain(
+    npm: &Npm,
+    spec: &str,
+    progress: bool,
+    scratch: &Path,
+) -> Result<(Vec<u8>, String), Error> {
     let url = npm.tarball_url(spec)?;
     match download(spec, &url, progress) {
         Ok(bytes) => Ok((bytes, url)),
@@ -167,7 +175,8 @@ fn obtain(npm: &Npm, spec: &str, progress: bool) -> Result<(Vec<u8>, String), Er
             if progress {
                 eprintln!("{download_err}; trying `npm pack`");
             }
-            let dir = tempfile::tempdir().map_err(Error::io(std::env::temp_dir()))?;
+            // Into the fetch's working directory: a killed fetch's tarball goes with it.
+            let dir = tempfile::tempdir_in(scratch).map_err(Error::io(scratch))?;
             let path = npm
                 .pack(spec, dir.path())
                 .map_err(|pack_err| Error::Download {
@@ -196,7 +205,11 @@ fn download(spec: &str, url: &str, progress: bool) -> Result<Vec<u8>, Error> {
         .build();
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .tls_config(tls)
+        // Every step has a limit, so an unreachable or silent server ends in an error.
+        .timeout_resolve(Some(Duration::from_secs(30)))
         .timeout_connect(Some(Duration::from_secs(30)))
+        .timeout_send_request(Some(Duration::from_secs(30)))
+        .timeout_recv_response(Some(Duration::from_secs(60)))
         .timeout_recv_body(Some(Duration::from_secs(300)))
         .build()
         .into();

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod cache;
+pub mod depth;
 mod excalidraw;
 mod fetch;
 mod local;
@@ -17,11 +18,12 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 pub use cache::{
-    CACHE_ENV, FileRecord, Manifest, PackageRecord, cache_root, corpus_dir, read_manifest,
+    CACHE_ENV, CacheState, FileRecord, Manifest, PackageRecord, cache_root, cache_state,
+    corpus_dir, read_manifest,
 };
 pub use fetch::{FetchPlan, fetch, fetch_plan, verify_integrity};
 pub use local::{MAX_FILE_BYTES, read_dir};
-pub use npm::{NPM_ENV, Npm};
+pub use npm::{NPM_ENV, NPM_TIMEOUT_ENV, Npm};
 pub use table::{
     CorpusDef, LIB, PackageDef, Pin, Take, corpus_def, corpus_defs, module_roots, pins,
 };
@@ -102,6 +104,20 @@ pub enum Error {
     Synthetic(#[from] synthetic::SpecError),
     #[error("corpus `{0}` is not cached; run `corpora fetch {0}` (or let the tool fetch it)")]
     NotCached(String),
+    #[error("corpus `{corpus}` in the cache cannot be used: {state}; run `corpora fetch {corpus}`")]
+    Unusable {
+        corpus: String,
+        state: Box<CacheState>,
+    },
+    #[error(
+        "`{command}` gave no answer for {package} in {seconds} s, so the registry looks unreachable; npm asks the registry of its `registry` setting (`npm config get registry`): set it to one this machine reaches (`npm config set registry URL`, or in .npmrc), or set HTTPS_PROXY; {timeout_env} changes the wait",
+        timeout_env = npm::NPM_TIMEOUT_ENV
+    )]
+    NpmTimeout {
+        command: String,
+        package: String,
+        seconds: u64,
+    },
     #[error(
         "cannot find npm (`{program}`) for {package}: {source}; install Node.js/npm or set {env} to the npm program",
         env = npm::NPM_ENV
@@ -120,7 +136,9 @@ pub enum Error {
     },
     #[error("npm gave no usable tarball address for {package}: `{output}`")]
     NpmOutput { package: String, output: String },
-    #[error("download of {package} from {url} failed: {why}")]
+    #[error(
+        "download of {package} from {url} failed: {why} (the address comes from npm's `registry` setting, `npm config get registry`)"
+    )]
     Download {
         package: String,
         url: String,
@@ -156,8 +174,11 @@ pub enum Error {
     NotADir(PathBuf),
     #[error("directory {} has no source files (.ts .tsx .mts .cts .js .jsx .mjs .cjs; node_modules skipped)", .0.display())]
     NoSources(PathBuf),
-    #[error("{} looks binary (it has a NUL byte); remove it or move it out of the corpus", .0.display())]
-    BinaryFile(PathBuf),
+    #[error("could not start {threads} threads with {} MiB stacks to parse corpus files: {source}", depth::STACK_BYTES >> 20)]
+    Threads {
+        threads: usize,
+        source: rayon::ThreadPoolBuildError,
+    },
     #[error("{} is {size} bytes, over the {limit}-byte limit for one source file", path.display())]
     TooLarge {
         path: PathBuf,
@@ -192,20 +213,25 @@ impl Error {
 
 /// Opens a corpus by name (`synthetic`, `synthetic:trpc`, `trpc`, ...) or by directory path.
 ///
-/// A named corpus comes from the cache; when it is not cached and `opts.fetch` is set it is
-/// fetched first. A directory is read as it is (see [`read_dir`]) and brings the cached
+/// A named corpus comes from the cache, every file verified against the SHA-256 in its
+/// manifest; when it is not cached, stale or damaged and `opts.fetch` is set it is fetched
+/// (again) first, else the error says what is wrong with it. A directory is read as it is (see [`read_dir`]) and brings the cached
 /// standard library, fetched on demand.
 pub fn open(spec: &str, opts: &OpenOptions) -> Result<Corpus, Error> {
+    open_checked(spec, opts, cache::Check::Content)
+}
+
+fn open_checked(spec: &str, opts: &OpenOptions, check: cache::Check) -> Result<Corpus, Error> {
     // Every `synthetic...` spec is the generator's to accept or explain; `synthetic/` is a path.
     if spec.starts_with("synthetic") && !spec.contains('/') {
         return Ok(synthetic::open(spec)?);
     }
     if let Some(def) = table::corpus_def(spec) {
-        let files = open_named(def, opts)?;
+        let files = open_named(def, opts, check)?;
         let lib = if def.name == table::LIB_CORPUS {
             Vec::new()
         } else {
-            stdlib::select(open_named(table::lib_def(), opts)?, &stdlib::root())?
+            stdlib::select(open_named(table::lib_def(), opts, check)?, &stdlib::root())?
         };
         return Ok(Corpus {
             name: def.name.to_string(),
@@ -222,13 +248,14 @@ pub fn open(spec: &str, opts: &OpenOptions) -> Result<Corpus, Error> {
             .ok()
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_else(|| spec.to_string());
-        let lib = open_named(table::lib_def(), opts)
+        let lib = open_named(table::lib_def(), opts, check)
             .and_then(|all| stdlib::select(all, &stdlib::root()))
             .map_err(|e| match e {
                 // Offline and uncached: say what is missing, not just why the fetch failed.
                 Error::NotCached(_)
                 | Error::NpmMissing { .. }
                 | Error::NpmFailed { .. }
+                | Error::NpmTimeout { .. }
                 | Error::Download { .. } => Error::LibUnavailable {
                     corpus: spec.to_string(),
                     source: Box::new(e),
@@ -245,21 +272,48 @@ pub fn open(spec: &str, opts: &OpenOptions) -> Result<Corpus, Error> {
     Err(Error::Unknown(spec.to_string()))
 }
 
-/// Reads a named corpus from the cache, fetching it first when allowed.
-fn open_named(def: &CorpusDef, opts: &OpenOptions) -> Result<Vec<SourceFile>, Error> {
+/// Opens a corpus whose cache a parent process verified before the first run (compare's
+/// children, `checker --no-fetch`): a named corpus and the standard library are read with their
+/// sizes checked against the manifest but not hashed, and never fetched; one that is missing or
+/// changed is an error naming it. Synthetic and local corpora open as with [`open`].
+pub fn open_verified(spec: &str, opts: &OpenOptions) -> Result<Corpus, Error> {
+    let opts = OpenOptions {
+        fetch: false,
+        ..opts.clone()
+    };
+    open_checked(spec, &opts, cache::Check::Sizes)
+}
+
+/// Reads a named corpus from the cache, fetching it first when allowed (when it is absent,
+/// stale or damaged).
+fn open_named(
+    def: &CorpusDef,
+    opts: &OpenOptions,
+    check: cache::Check,
+) -> Result<Vec<SourceFile>, Error> {
     let root = cache::resolve_root(opts.cache_dir.as_deref())?;
     let pins = def.pins();
-    if let Some(files) = cache::load(&root, def.name, &pins)? {
-        return Ok(files);
-    }
+    let state = match cache::load(&root, def.name, &pins, check)? {
+        cache::Loaded::Files(files) => return Ok(files),
+        cache::Loaded::Unusable(state) => state,
+    };
     if !opts.fetch {
-        return Err(Error::NotCached(def.name.to_string()));
+        return Err(match state {
+            CacheState::Absent => Error::NotCached(def.name.to_string()),
+            state => Error::Unusable {
+                corpus: def.name.to_string(),
+                state: Box::new(state),
+            },
+        });
     }
     fetch::fetch_into(def, &root, &Npm::from_env(), opts.progress)?;
-    cache::load(&root, def.name, &pins)?.ok_or_else(|| Error::Cache {
-        path: cache::corpus_dir(&root, def.name),
-        why: "fetched but not readable back".to_string(),
-    })
+    match cache::load(&root, def.name, &pins, check)? {
+        cache::Loaded::Files(files) => Ok(files),
+        cache::Loaded::Unusable(state) => Err(Error::Cache {
+            path: cache::corpus_dir(&root, def.name),
+            why: format!("fetched but not readable back: {state}"),
+        }),
+    }
 }
 
 /// A spec is a directory when it says so (a separator, `.`, `~`) or names one that exists.

@@ -5,7 +5,8 @@
 //! followed. What each odd file means:
 //! - empty: kept (an empty file is a legal module);
 //! - invalid UTF-8: kept as bytes (the checker reports it as a diagnostic);
-//! - a NUL byte: an error naming the file (no source file holds one; it is binary);
+//! - a NUL byte: kept (the checker reports it as TS1490 "File appears to be binary.", as
+//!   TypeScript does, and checks the rest);
 //! - over [`MAX_FILE_BYTES`]: an error naming the file, without reading it.
 
 use std::fs;
@@ -74,9 +75,6 @@ pub fn read_dir(dir: &Path) -> Result<Vec<SourceFile>, Error> {
             });
         }
         let bytes = fs::read(path).map_err(Error::io(path))?;
-        if bytes.contains(&0) {
-            return Err(Error::BinaryFile(path.to_path_buf()));
-        }
         files.push(SourceFile { path: rel, bytes });
     }
     if files.is_empty() {

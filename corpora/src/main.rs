@@ -26,7 +26,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Every corpus: provenance, pinned packages, whether it is cached.
+    /// Every corpus: provenance, pinned packages, whether it is cached (every file verified
+    /// by the SHA-256 of its manifest; a damaged one names the file).
     List,
     /// Download, verify and cache a named corpus, or `all` of them.
     Fetch {
@@ -70,7 +71,8 @@ fn run(cli: Cli) -> Result<()> {
         Command::Stats { corpus, json } => {
             let opened = corpora::open(&corpus, &opts)
                 .with_context(|| format!("opening corpus `{corpus}`"))?;
-            let stats = corpora::stats::measure(&opened);
+            let stats = corpora::stats::measure(&opened)
+                .with_context(|| format!("measuring corpus `{corpus}`"))?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&stats)?);
             } else {
@@ -107,14 +109,8 @@ fn list(opts: &OpenOptions) -> Result<()> {
     );
     for def in corpus_defs() {
         let packages: Vec<String> = def.pins().iter().map(|p| p.spec()).collect();
-        let pins = def.pins();
-        let cached = match corpora::read_manifest(&root, def.name)? {
-            Some(m) if m.packages.iter().map(|p| &p.pin).eq(pins.iter()) => {
-                format!("{} files, {} bytes", m.files.len(), m.total_bytes())
-            }
-            Some(_) => "stale (other pins; fetch again)".to_string(),
-            None => "no".to_string(),
-        };
+        // Every file is checked against the SHA-256 its manifest records.
+        let cached = corpora::cache_state(&root, def.name, &def.pins())?;
         println!(
             "{:<12} {:<36} {:<48} {cached}",
             def.name,

@@ -2,13 +2,23 @@
 //! configuration are honoured.
 
 use std::ffi::OsString;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use crate::Error;
 
 /// Environment variable naming the npm program to run instead of `npm` from `PATH`.
 pub const NPM_ENV: &str = "CHECKBENCH_NPM";
+
+/// Environment variable: how many seconds one npm command may take before it is stopped and
+/// the registry reported unreachable (default [`NPM_TIMEOUT_SECS`]).
+pub const NPM_TIMEOUT_ENV: &str = "CHECKBENCH_NPM_TIMEOUT";
+
+/// How long one npm command may take by default: 120 s. npm itself retries an unreachable
+/// registry for many minutes before it gives up.
+pub const NPM_TIMEOUT_SECS: u64 = 120;
 
 /// How to run npm.
 #[derive(Clone, Debug)]
@@ -59,27 +69,91 @@ impl Npm {
 
     fn run(&self, spec: &str, args: &[&str]) -> Result<String, Error> {
         let command = format!("{} {}", self.program.to_string_lossy(), args.join(" "));
-        let output = Command::new(&self.program)
+        let mut child = Command::new(&self.program)
             .args(args)
             .stdin(Stdio::null())
-            .output()
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
             .map_err(|source| Error::NpmMissing {
                 program: self.program.to_string_lossy().into_owned(),
                 package: spec.to_string(),
                 source,
             })?;
-        if !output.status.success() {
-            let stderr = String::from_utf8_lossy(&output.stderr);
+        // Read both pipes on their own threads, so a chatty npm never blocks on a full pipe.
+        let read = |pipe: Option<Box<dyn Read + Send>>| {
+            std::thread::spawn(move || {
+                let mut buf = Vec::new();
+                if let Some(mut pipe) = pipe {
+                    // A read error leaves what was read; the exit status tells the rest.
+                    let _ = pipe.read_to_end(&mut buf);
+                }
+                buf
+            })
+        };
+        let stdout = read(
+            child
+                .stdout
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        );
+        let stderr = read(
+            child
+                .stderr
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        );
+        let seconds = timeout_secs();
+        let deadline = Instant::now() + Duration::from_secs(seconds);
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(20))
+                }
+                Ok(None) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    // The pipe readers are left behind: a grandchild may hold the pipes open.
+                    return Err(Error::NpmTimeout {
+                        command,
+                        package: spec.to_string(),
+                        seconds,
+                    });
+                }
+                Err(source) => {
+                    return Err(Error::NpmMissing {
+                        program: self.program.to_string_lossy().into_owned(),
+                        package: spec.to_string(),
+                        source,
+                    });
+                }
+            }
+        };
+        let stdout = stdout.join().unwrap_or_default();
+        let stderr = stderr.join().unwrap_or_default();
+        if !status.success() {
+            let stderr = String::from_utf8_lossy(&stderr);
             // npm's last lines say what went wrong; its first ones are often a banner.
             let tail: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
             let tail = tail[tail.len().saturating_sub(6)..].join(" | ");
             return Err(Error::NpmFailed {
                 command,
                 package: spec.to_string(),
-                status: output.status.to_string(),
+                status: status.to_string(),
                 stderr: tail,
             });
         }
-        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+        Ok(String::from_utf8_lossy(&stdout).into_owned())
     }
+}
+
+/// Seconds one npm command may take: `$CHECKBENCH_NPM_TIMEOUT` (a positive whole number),
+/// else [`NPM_TIMEOUT_SECS`].
+fn timeout_secs() -> u64 {
+    std::env::var(NPM_TIMEOUT_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .filter(|&s| s > 0)
+        .unwrap_or(NPM_TIMEOUT_SECS)
 }

@@ -10,7 +10,7 @@ use swc_ecma_ast as ast;
 use swc_ecma_parser::{EsSyntax, Parser, Syntax, TsSyntax};
 use swc_ecma_visit::{Visit, VisitWith};
 
-use crate::{Corpus, Provenance, SourceFile, paths};
+use crate::{Corpus, Provenance, SourceFile, depth, paths};
 
 /// Files, bytes and lines of a group of files.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -96,18 +96,25 @@ impl Stats {
     }
 }
 
-/// Measures `corpus` (its own files; the standard library only by size).
-pub fn measure(corpus: &Corpus) -> Stats {
-    let per_file: Vec<(String, Sizes, Result<SyntaxMix, String>)> = corpus
-        .files
-        .par_iter()
-        .map(|f| {
-            let ext = paths::source_extension(&f.path)
-                .unwrap_or("other")
-                .to_string();
-            (ext, sizes(f), mix_of(f))
-        })
-        .collect();
+/// Measures `corpus` (its own files; the standard library only by size). Files are parsed as
+/// the checker parses them ([`crate::depth`]): too deep a bracket nesting is a parse failure,
+/// and every parse runs on a big-stack thread.
+pub fn measure(corpus: &Corpus) -> Result<Stats, crate::Error> {
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let pool = depth::pool(threads, "stats")
+        .map_err(|source| crate::Error::Threads { threads, source })?;
+    let per_file: Vec<(String, Sizes, Result<SyntaxMix, String>)> = pool.install(|| {
+        corpus
+            .files
+            .par_iter()
+            .map(|f| {
+                let ext = paths::source_extension(&f.path)
+                    .unwrap_or("other")
+                    .to_string();
+                (ext, sizes(f), mix_of(f))
+            })
+            .collect()
+    });
     let mut stats = Stats {
         name: corpus.name.clone(),
         provenance: corpus.provenance,
@@ -128,7 +135,7 @@ pub fn measure(corpus: &Corpus) -> Stats {
     for f in &corpus.lib {
         stats.lib.add(sizes(f));
     }
-    stats
+    Ok(stats)
 }
 
 fn sizes(f: &SourceFile) -> Sizes {
@@ -160,9 +167,19 @@ pub(crate) fn syntax_for(path: &str) -> Syntax {
     }
 }
 
-/// Parses one file; `Err` carries the first error (or says it is not UTF-8).
+/// Parses one file; `Err` carries the first error (or says it is binary, not UTF-8 or nested
+/// too deeply). Deeply nested trees recurse: call it on a [`depth::pool`] thread.
 pub(crate) fn parse(path: &str, bytes: &[u8]) -> Result<ast::Program, String> {
+    if let Some(at) = depth::binary_at(bytes) {
+        return Err(format!("binary: a NUL byte at byte {at}"));
+    }
     let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8: {e}"))?;
+    if let Some(at) = depth::too_deep_at(bytes) {
+        return Err(format!(
+            "brackets nested more than {} deep (at byte {at})",
+            depth::MAX_NESTING
+        ));
+    }
     let len = u32::try_from(text.len()).map_err(|_| "over 4 GiB".to_string())?;
     // Position 0 is swc's dummy span; real files start at 1.
     let input = StringInput::new(text, BytePos(1), BytePos(1 + len));

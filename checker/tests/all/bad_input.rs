@@ -156,3 +156,36 @@ fn a_long_chain_of_narrowing_conditions_finishes_quickly() {
     );
     assert!(codes(&out).contains(&Code::TooDeep.label()));
 }
+
+#[test]
+fn a_file_with_a_nul_byte_is_ts1490_file_appears_to_be_binary_and_the_rest_is_checked() {
+    let dir = std::env::temp_dir().join(format!("checker-binary-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.ts"), "const n: number = 's';\n").unwrap();
+    std::fs::write(dir.join("blob.ts"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
+    let mut c = corpus(&[]);
+    c.files = corpora::read_dir(&dir).expect("a binary file does not refuse the corpus");
+    std::fs::remove_dir_all(&dir).unwrap();
+    let out = checker::run(&c, &Options { checkers: 1 }).unwrap();
+    let shown = render(&out.diagnostics);
+    let binary: Vec<_> = out
+        .diagnostics
+        .iter()
+        .filter(|d| d.file == "blob.ts")
+        .collect();
+    assert_eq!(binary.len(), 1, "{shown}");
+    assert_eq!(binary[0].code.label(), "TS1490");
+    assert_eq!(binary[0].message, "File appears to be binary.");
+    assert_eq!(
+        (binary[0].line, binary[0].column),
+        (3, 1),
+        "at the first NUL"
+    );
+    assert!(
+        out.diagnostics
+            .iter()
+            .any(|d| d.file == "a.ts" && d.code == Code::NotAssignable),
+        "the rest is checked: {shown}"
+    );
+}

@@ -77,3 +77,57 @@ fn zero_checkers_is_rejected_at_the_command_line() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--checkers"));
 }
+
+#[test]
+fn threads_refused_under_an_address_space_limit_name_their_512_mib_stacks_and_the_limit() {
+    use std::os::unix::process::CommandExt;
+    let kib: u64 = 3_000_000;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_checker"));
+    command.args(["--corpus", "synthetic@64KiB", "--checkers", "8"]);
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: kib * 1024,
+                rlim_max: libc::RLIM_INFINITY,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        })
+    };
+    let out = command.output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("8 checker): "), "{err}");
+    assert!(err.contains(" x 512 MiB stacks = "), "{err}");
+    assert!(err.contains("over `ulimit -v 3000000`"), "{err}");
+    assert!(err.contains("use fewer checkers"), "{err}");
+}
+
+#[test]
+fn with_no_fetch_an_uncached_corpus_fails_without_asking_npm() {
+    let cache = temp_corpus("no-fetch-cache", &[]);
+    let marker = cache.with_extension("npm-called");
+    let _ = std::fs::remove_file(&marker);
+    let npm = cache.with_extension("npm");
+    std::fs::write(
+        &npm,
+        format!("#!/bin/sh\ntouch {}\nexit 1\n", marker.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&npm, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_checker"))
+        .args(["--corpus", "trpc", "--json", "--no-fetch", "--cache-dir"])
+        .arg(&cache)
+        .env(corpora::NPM_ENV, &npm)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("corpus `trpc` is not cached"), "{err}");
+    assert!(!marker.exists(), "npm was asked");
+    assert!(out.stdout.is_empty());
+}

@@ -137,3 +137,35 @@ fn a_report_without_front_threads_still_reads_back() {
     let back: RunReport = serde_json::from_value(json).unwrap();
     assert_eq!(back.phases.front_threads, 0);
 }
+
+#[test]
+fn the_slice_report_carries_the_reservation_the_switch_point_and_the_small_fallbacks() {
+    use checker::report::SliceReport;
+    let policy: slice_alloc::Policy = "hybrid@8".parse().unwrap();
+    let mut stats = slice_alloc::Stats::zeroed(policy);
+    stats.reservation_bytes = 4 << 30;
+    stats.slice_bytes = 4 << 20;
+    stats.arenas_claimed = 2;
+    stats.classes[0][0].allocs = 60;
+    stats.classes[1][3].allocs = 30;
+    stats.fallbacks.too_large = 7;
+    stats.fallbacks.zero_size = 1;
+    stats.fallbacks.slice_exhausted = 4;
+    stats.fallbacks.no_arena = 5;
+    stats.fallbacks.no_reservation = 1;
+    let report = SliceReport::from_stats(&stats);
+    assert_eq!(report.reservation_bytes, 4 << 30);
+    assert_eq!(report.slice_bytes, 4 << 20);
+    assert_eq!(report.switch_bytes, 8 << 20);
+    assert_eq!(report.arenas_claimed, 2);
+    assert_eq!(
+        report.small_fallbacks, 10,
+        "large and zero-size requests are not small"
+    );
+    assert_eq!(report.small_requests, 100);
+    assert!((report.small_fallback_share() - 0.1).abs() < 1e-12);
+    let nohuge = slice_alloc::Stats::zeroed("nohuge".parse().unwrap());
+    let report = SliceReport::from_stats(&nohuge);
+    assert_eq!(report.switch_bytes, 0, "nohuge never switches");
+    assert_eq!(report.small_fallback_share(), 0.0);
+}

@@ -57,7 +57,8 @@ impl Launcher for Binaries {
             .arg(request.corpus)
             .arg("--checkers")
             .arg(request.checkers.to_string())
-            .arg("--json");
+            .arg("--json")
+            .arg("--no-fetch");
         if let Some(dir) = &self.cache_dir {
             command.arg("--cache-dir").arg(dir);
         }

@@ -225,7 +225,9 @@ pub fn judge(contender: Contender, round: usize, measured: &Measurement) -> Run 
     run.figures.vm_hwm_kib = report.process.vm_hwm_kib;
     run.figures.anon_huge_kib = report.process.anon_huge_kib;
     let proof = proof(&report);
-    if let Err(why) = check_allocator(contender, &proof) {
+    if let Err(why) = check_allocator(contender, &proof)
+        .and_then(|()| check_slice_service(contender, report.allocator.slice.as_ref()))
+    {
         run.status = RunStatus::Failed(why);
     }
     run.allocator = Some(proof);
@@ -283,6 +285,64 @@ fn check_allocator(contender: Contender, proof: &AllocatorProof) -> Result<(), S
     Ok(())
 }
 
+/// The largest share of small requests (1..=512 bytes) a slice run may hand to the system
+/// allocator and still count as a run of the slice allocator: 1%. A healthy run hands over
+/// none or a handful (a thread that exits, a request made while the reservation is being
+/// mapped); a run whose slices fill up, or whose threads find no arena, measures the system
+/// allocator instead.
+pub const MAX_SMALL_FALLBACK_SHARE: f64 = 0.01;
+
+/// A slice child must have served the run as its contender says: a reservation made, an arena
+/// claimed, slices larger than a hybrid policy's switch point (else no slice can ever switch),
+/// and at most [`MAX_SMALL_FALLBACK_SHARE`] of the small requests handed to the system
+/// allocator. Other contenders pass.
+fn check_slice_service(
+    contender: Contender,
+    slice: Option<&checker::report::SliceReport>,
+) -> Result<(), String> {
+    let (Some(policy), Some(slice)) = (contender.slice_policy(), slice) else {
+        return Ok(());
+    };
+    let mib = |bytes: u64| format!("{} MiB", bytes >> 20);
+    if slice.reservation_bytes == 0 {
+        return Err(format!(
+            "the slice allocator made no reservation (an address-space limit, `ulimit -v`, \
+             leaves it less than twice the smallest one): the system allocator served all \
+             {} small requests",
+            slice.small_requests
+        ));
+    }
+    if slice.arenas_claimed == 0 {
+        return Err(format!(
+            "the slice allocator claimed no arena: the system allocator served all {} small requests",
+            slice.small_requests
+        ));
+    }
+    if let Some(switch) = policy.switch_bytes().map(|b| b as u64)
+        && slice.slice_bytes <= switch
+    {
+        return Err(format!(
+            "slices of {} are no larger than the switch point of {policy} ({}): no slice can \
+             switch, so this measures nohuge (an address-space limit shrank the reservation)",
+            mib(slice.slice_bytes),
+            mib(switch)
+        ));
+    }
+    let share = slice.small_fallback_share();
+    if share > MAX_SMALL_FALLBACK_SHARE {
+        return Err(format!(
+            "the system allocator served {} of {} small requests ({:.1}%, more than {}%): \
+             slices of {} full, or threads without an arena",
+            slice.small_fallbacks,
+            slice.small_requests,
+            100.0 * share,
+            100.0 * MAX_SMALL_FALLBACK_SHARE,
+            mib(slice.slice_bytes)
+        ));
+    }
+    Ok(())
+}
+
 /// Why a child failed, from its stderr: its first `error` line (clap and the checker
 /// begin with it, and what follows is help or context), else its last line.
 fn reason_line(bytes: &[u8]) -> Option<String> {
@@ -292,7 +352,7 @@ fn reason_line(bytes: &[u8]) -> Option<String> {
         .clone()
         .find(|line| line.to_ascii_lowercase().starts_with("error"))
         .or_else(|| lines.next_back())?;
-    Some(line.chars().take(200).collect())
+    Some(line.chars().take(400).collect())
 }
 
 fn signal_name(signal: i32) -> String {

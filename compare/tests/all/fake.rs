@@ -26,6 +26,8 @@ pub enum Behaviour {
     Interrupted,
     /// Reports a slice policy other than the one asked for.
     WrongPolicy,
+    /// Prints an honest report whose slice statistics this function changed.
+    SliceStats(fn(&mut SliceReport)),
 }
 
 /// Launches fake children and remembers every request.
@@ -58,11 +60,15 @@ impl FakeLauncher {
 pub fn report(contender: Contender, corpus: &str, checkers: usize, digest: &str) -> RunReport {
     let slice = contender.slice_policy().map(|policy| SliceReport {
         policy: policy.to_string(),
+        reservation_bytes: 1024 * (64 << 20),
         slice_bytes: 64 << 20,
+        switch_bytes: policy.switch_bytes().unwrap_or(0) as u64,
         arenas_claimed: checkers as u32,
         classes: Vec::new(),
         fallbacks: BTreeMap::new(),
         slices: Vec::new(),
+        small_requests: 1_000_000,
+        small_fallbacks: 3,
     });
     RunReport {
         corpus: corpus.to_string(),
@@ -129,6 +135,17 @@ impl Launcher for FakeLauncher {
             }
             Behaviour::Interrupted => {
                 command.args(["-c", "kill -INT $$"]);
+            }
+            Behaviour::SliceStats(change) => {
+                let mut report =
+                    report(request.contender, request.corpus, request.checkers, DIGEST);
+                if let Some(slice) = report.allocator.slice.as_mut() {
+                    change(slice);
+                }
+                let json = serde_json::to_string(&report).unwrap();
+                command
+                    .args(["-c", "printf '%s\\n' \"$FAKE_REPORT\""])
+                    .env("FAKE_REPORT", json);
             }
             Behaviour::WrongPolicy => {
                 let wrong = report(

@@ -192,17 +192,3 @@ fn claim_real_pins(cache: &Path, name: &str) {
     let path = corpora::corpus_dir(cache, name).join("manifest.json");
     std::fs::write(path, serde_json::to_vec(&manifest).unwrap()).unwrap();
 }
-
-#[test]
-fn stats_on_a_directory_with_a_binary_file_fails_naming_it() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("proj");
-    std::fs::create_dir(&dir).unwrap();
-    std::fs::write(dir.join("a.ts"), b"export {};\n").unwrap();
-    std::fs::write(dir.join("image.ts"), b"GIF89a\0\0\x01").unwrap();
-    let cache = tmp.path().join("cache");
-    let out = corpora(&cache, None, &["stats", dir.to_str().unwrap()]);
-    assert!(!out.status.success());
-    assert!(stderr(&out).contains("image.ts"), "{}", stderr(&out));
-    assert!(cache_entries(&cache).is_empty());
-}

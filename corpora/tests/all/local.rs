@@ -45,13 +45,14 @@ fn empty_and_invalid_utf8_files_are_kept_as_they_are() {
 }
 
 #[test]
-fn a_binary_file_is_an_error_naming_it() {
+fn a_binary_file_is_kept_for_the_checker_to_report() {
     let tmp = tempfile::tempdir().unwrap();
     fs::write(tmp.path().join("ok.ts"), b"export {};\n").unwrap();
     fs::write(tmp.path().join("blob.ts"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
-    let err = read_dir(tmp.path()).unwrap_err();
-    assert!(matches!(err, Error::BinaryFile(_)), "{err}");
-    assert!(err.to_string().contains("blob.ts"), "{err}");
+    let files = read_dir(tmp.path()).unwrap();
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["blob.ts", "ok.ts"]);
+    assert_eq!(files[0].bytes, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
 }
 
 #[test]

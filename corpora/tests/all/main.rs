@@ -1,5 +1,6 @@
 //! corpora's integration tests; none touches the network.
 
+mod cache;
 mod cli;
 mod fetch;
 mod fixture;
