@@ -13,9 +13,9 @@ fn churn(stop: Arc<AtomicBool>) {
         let n = 1 + i % 700;
         // SAFETY: a fresh block of n bytes, written within n and freed once.
         unsafe {
-            let p = libc::malloc(n);
+            let p = crate::c::malloc(n);
             p.cast::<u8>().write(1);
-            libc::free(p);
+            crate::c::free(p);
         }
         i += 1;
     }
@@ -34,7 +34,7 @@ fn a_forked_child_allocates_frees_and_starts_threads_while_the_parent_churns() {
         // Blocks of the parent, freed by the child.
         let inherited: Vec<usize> = (0..1000)
             // SAFETY: malloc of 48 bytes.
-            .map(|_| unsafe { libc::malloc(48) } as usize)
+            .map(|_| unsafe { crate::c::malloc(48) } as usize)
             .collect();
         for _ in 0..4 {
             // SAFETY: fork in a multi-threaded process; the child only allocates, frees, starts a
@@ -44,18 +44,18 @@ fn a_forked_child_allocates_frees_and_starts_threads_while_the_parent_churns() {
             if pid == 0 {
                 for &p in &inherited {
                     // SAFETY: the child's copy of a live block of the parent, freed once here.
-                    unsafe { libc::free(p as *mut libc::c_void) };
+                    unsafe { crate::c::free(p as *mut libc::c_void) };
                 }
                 let worker = thread::spawn(|| {
                     let stop = Arc::new(AtomicBool::new(false));
                     let flag = Arc::clone(&stop);
                     let h = thread::spawn(move || churn(flag));
                     // SAFETY: malloc of 100 bytes, freed below.
-                    let p = unsafe { libc::malloc(100) };
+                    let p = unsafe { crate::c::malloc(100) };
                     // SAFETY: p is live until the free, which happens once.
                     let ok = unsafe { from_slice(p) };
                     // SAFETY: freed once.
-                    unsafe { libc::free(p) };
+                    unsafe { crate::c::free(p) };
                     stop.store(true, Relaxed);
                     h.join().is_ok() && ok
                 });
@@ -77,7 +77,7 @@ fn a_forked_child_allocates_frees_and_starts_threads_while_the_parent_churns() {
         }
         for p in inherited {
             // SAFETY: the parent's blocks, freed once in the parent.
-            unsafe { libc::free(p as *mut libc::c_void) };
+            unsafe { crate::c::free(p as *mut libc::c_void) };
         }
         return;
     }

@@ -133,6 +133,48 @@ pub fn number(line: &str, key: &str) -> u64 {
 /// `p` is a live block of the process's allocator.
 pub unsafe fn from_slice(p: *mut libc::c_void) -> bool {
     // SAFETY: p is a live block, per the caller.
-    let usable = unsafe { libc::malloc_usable_size(p) };
+    let usable = unsafe { c::malloc_usable_size(p) };
     usable.is_multiple_of(16)
+}
+
+/// The allocation functions, called through opaque pointers so that the optimiser cannot pair
+/// a `malloc` with its `free` and drop both, or fold what it assumes of `calloc` (release tests
+/// must make every call they appear to make).
+#[allow(clippy::missing_safety_doc)] // each is the C function of the same name
+pub mod c {
+    use std::hint::black_box;
+
+    use libc::{c_int, c_void};
+
+    unsafe extern "C" {
+        #[link_name = "valloc"]
+        fn valloc_(size: usize) -> *mut c_void;
+        #[link_name = "pvalloc"]
+        fn pvalloc_(size: usize) -> *mut c_void;
+    }
+
+    macro_rules! opaque {
+        ($($name:ident = $target:path : fn($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {$(
+            #[doc = concat!("C's `", stringify!($name), "`.")]
+            pub unsafe fn $name($($arg: $ty),*) -> $ret {
+                let f: unsafe extern "C" fn($($ty),*) -> $ret = black_box($target);
+                // SAFETY: the caller keeps the C function's contract.
+                unsafe { f($($arg),*) }
+            }
+        )*};
+    }
+
+    opaque! {
+        malloc = libc::malloc: fn(size: usize) -> *mut c_void;
+        free = libc::free: fn(p: *mut c_void) -> ();
+        calloc = libc::calloc: fn(n: usize, size: usize) -> *mut c_void;
+        realloc = libc::realloc: fn(p: *mut c_void, size: usize) -> *mut c_void;
+        reallocarray = libc::reallocarray: fn(p: *mut c_void, n: usize, size: usize) -> *mut c_void;
+        posix_memalign = libc::posix_memalign: fn(out: *mut *mut c_void, align: usize, size: usize) -> c_int;
+        aligned_alloc = libc::aligned_alloc: fn(align: usize, size: usize) -> *mut c_void;
+        memalign = libc::memalign: fn(align: usize, size: usize) -> *mut c_void;
+        valloc = valloc_: fn(size: usize) -> *mut c_void;
+        pvalloc = pvalloc_: fn(size: usize) -> *mut c_void;
+        malloc_usable_size = libc::malloc_usable_size: fn(p: *mut c_void) -> usize;
+    }
 }

@@ -6,40 +6,34 @@ use libc::c_void;
 
 use crate::{child_line, from_slice, in_child, number, run_preloaded};
 
-// Not in the libc crate: glibc's page-aligned allocators.
-unsafe extern "C" {
-    fn valloc(size: usize) -> *mut c_void;
-    fn pvalloc(size: usize) -> *mut c_void;
-}
-
 #[test]
 fn small_requests_come_from_the_slice_allocator_and_large_ones_from_glibc() {
     if in_child() {
         for n in 1..=512usize {
             // SAFETY: malloc of n bytes; the block is written within n bytes and freed once.
             unsafe {
-                let p = libc::malloc(n);
+                let p = crate::c::malloc(n);
                 assert!(!p.is_null() && (p as usize).is_multiple_of(16));
                 assert_eq!(
-                    libc::malloc_usable_size(p),
+                    crate::c::malloc_usable_size(p),
                     n.next_multiple_of(16),
                     "size {n}"
                 );
                 ptr::write_bytes(p.cast::<u8>(), 0x5a, n);
-                libc::free(p);
+                crate::c::free(p);
             }
         }
         for n in [513usize, 4096] {
             // SAFETY: as above.
             unsafe {
-                let p = libc::malloc(n);
+                let p = crate::c::malloc(n);
                 assert!(!p.is_null() && !from_slice(p), "size {n} went to a class");
                 ptr::write_bytes(p.cast::<u8>(), 0x5a, n);
-                libc::free(p);
+                crate::c::free(p);
             }
         }
         // SAFETY: malloc(0) gives a unique block or null; free accepts both.
-        unsafe { libc::free(libc::malloc(0)) };
+        unsafe { crate::c::free(crate::c::malloc(0)) };
         return;
     }
     let lines = run_preloaded(
@@ -72,37 +66,41 @@ fn realloc_keeps_a_block_in_its_class_and_moves_it_across_classes_and_allocators
         // SAFETY: every block is used within its size and freed once; realloc's result replaces
         // its argument.
         unsafe {
-            let p = libc::malloc(20);
+            let p = crate::c::malloc(20);
             fill(p, 20, 1);
-            assert_eq!(libc::realloc(p, 32), p, "20 -> 32 stays in the class of 32");
-            let q = libc::realloc(p, 100);
+            assert_eq!(
+                crate::c::realloc(p, 32),
+                p,
+                "20 -> 32 stays in the class of 32"
+            );
+            let q = crate::c::realloc(p, 100);
             assert!(q != p && from_slice(q) && holds(q, 20, 1));
             fill(q, 100, 7);
-            let r = libc::realloc(q, 2000);
+            let r = crate::c::realloc(q, 2000);
             assert!(
                 !from_slice(r) && holds(r, 100, 7),
                 "100 -> 2000 moves to glibc"
             );
             fill(r, 2000, 9);
-            let s = libc::realloc(r, 5000);
+            let s = crate::c::realloc(r, 5000);
             assert!(holds(s, 2000, 9), "glibc's realloc between large sizes");
-            let t = libc::realloc(s, 50);
+            let t = crate::c::realloc(s, 50);
             assert!(
                 from_slice(t) && holds(t, 50, 9),
                 "5000 -> 50 moves back to a class"
             );
             assert!(
-                libc::realloc(t, 0).is_null(),
+                crate::c::realloc(t, 0).is_null(),
                 "realloc(p, 0) frees, as glibc's"
             );
-            let u = libc::realloc(ptr::null_mut(), 10);
+            let u = crate::c::realloc(ptr::null_mut(), 10);
             assert!(from_slice(u));
             *libc::__errno_location() = 0;
-            assert!(libc::reallocarray(u, usize::MAX / 2, 3).is_null());
+            assert!(crate::c::reallocarray(u, usize::MAX / 2, 3).is_null());
             assert_eq!(*libc::__errno_location(), libc::ENOMEM);
-            let v = libc::reallocarray(u, 10, 30);
-            assert!(from_slice(v) && libc::malloc_usable_size(v) == 304);
-            libc::free(v);
+            let v = crate::c::reallocarray(u, 10, 30);
+            assert!(from_slice(v) && crate::c::malloc_usable_size(v) == 304);
+            crate::c::free(v);
         }
         return;
     }
@@ -119,19 +117,19 @@ fn calloc_zeroes_a_recycled_block_and_refuses_an_overflow() {
     if in_child() {
         // SAFETY: blocks used within their size and freed once.
         unsafe {
-            let p = libc::malloc(200);
+            let p = crate::c::malloc(200);
             ptr::write_bytes(p.cast::<u8>(), 0xab, 200);
-            libc::free(p);
-            let q = libc::calloc(4, 50);
+            crate::c::free(p);
+            let q = crate::c::calloc(4, 50);
             assert_eq!(q, p, "the class's free list is LIFO");
             assert!((0..200).all(|i| *q.cast::<u8>().add(i) == 0));
-            libc::free(q);
+            crate::c::free(q);
             *libc::__errno_location() = 0;
-            assert!(libc::calloc(usize::MAX / 2, 3).is_null());
+            assert!(crate::c::calloc(usize::MAX / 2, 3).is_null());
             assert_eq!(*libc::__errno_location(), libc::ENOMEM);
-            let big = libc::calloc(1000, 10);
+            let big = crate::c::calloc(1000, 10);
             assert!(!from_slice(big) && (0..10_000).all(|i| *big.cast::<u8>().add(i) == 0));
-            libc::free(big);
+            crate::c::free(big);
         }
         return;
     }
@@ -149,31 +147,31 @@ fn alignment_functions_honour_their_alignment() {
             for align in [8usize, 16, 32, 64, 256, 4096] {
                 for size in [1usize, 24, 100, 512, 600] {
                     let mut p = ptr::null_mut();
-                    assert_eq!(libc::posix_memalign(&mut p, align, size), 0);
+                    assert_eq!(crate::c::posix_memalign(&mut p, align, size), 0);
                     assert!((p as usize).is_multiple_of(align), "{align} {size}");
-                    assert!(libc::malloc_usable_size(p) >= size);
+                    assert!(crate::c::malloc_usable_size(p) >= size);
                     assert_eq!(from_slice(p), size <= 512 && align <= 16, "{align} {size}");
                     ptr::write_bytes(p.cast::<u8>(), 1, size);
-                    libc::free(p);
+                    crate::c::free(p);
                 }
             }
             let mut p = ptr::null_mut();
-            assert_eq!(libc::posix_memalign(&mut p, 24, 8), libc::EINVAL);
-            assert_eq!(libc::posix_memalign(&mut p, 4, 8), libc::EINVAL);
-            let a = libc::aligned_alloc(16, 48);
-            assert!(from_slice(a) && libc::malloc_usable_size(a) == 48);
-            let b = libc::aligned_alloc(64, 48);
+            assert_eq!(crate::c::posix_memalign(&mut p, 24, 8), libc::EINVAL);
+            assert_eq!(crate::c::posix_memalign(&mut p, 4, 8), libc::EINVAL);
+            let a = crate::c::aligned_alloc(16, 48);
+            assert!(from_slice(a) && crate::c::malloc_usable_size(a) == 48);
+            let b = crate::c::aligned_alloc(64, 48);
             assert!((b as usize).is_multiple_of(64));
-            let c = libc::memalign(4096, 10);
+            let c = crate::c::memalign(4096, 10);
             assert!((c as usize).is_multiple_of(4096));
-            let d = valloc(10);
+            let d = crate::c::valloc(10);
             assert!((d as usize).is_multiple_of(4096));
-            let e = pvalloc(10);
-            assert!((e as usize).is_multiple_of(4096) && libc::malloc_usable_size(e) >= 4096);
+            let e = crate::c::pvalloc(10);
+            assert!((e as usize).is_multiple_of(4096) && crate::c::malloc_usable_size(e) >= 4096);
             for q in [a, b, c, d, e] {
-                libc::free(q);
+                crate::c::free(q);
             }
-            assert_eq!(libc::malloc_usable_size(ptr::null_mut()), 0);
+            assert_eq!(crate::c::malloc_usable_size(ptr::null_mut()), 0);
         }
         return;
     }
