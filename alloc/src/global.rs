@@ -10,6 +10,8 @@ use crate::policy::{self, Policy};
 use crate::stats::{Reason, Stats};
 use crate::{CLASS_COUNT, MAX_ARENAS, MAX_SLICE_SHIFT, MIN_SLICE_SHIFT};
 
+pub mod raw;
+
 /// The heap of the global instance.
 static GLOBAL: Core = Core::new();
 

@@ -495,7 +495,7 @@ impl Core {
         }
     }
 
-    fn count(&self, arena: &Arena, reason: Reason) {
+    pub(crate) fn count(&self, arena: &Arena, reason: Reason) {
         if is_no_arena(arena) {
             self.shared_fallbacks.add_shared(reason);
         } else {

@@ -8,6 +8,7 @@ mod policy;
 pub mod probe;
 mod stats;
 
+pub use global::raw;
 pub use global::{SliceAlloc, current_arena, policy, reservation, stats, stats_into};
 pub use instance::{ArenaHandle, HeapConfig, HeapError, MIN_HEAP_SLICE_BYTES, SliceHeap};
 pub use os::minor_faults;
