@@ -8,6 +8,7 @@
 //! checker checked before**.
 mod calls;
 mod excess;
+mod limits;
 mod narrow;
 mod outer;
 mod sigrel;
@@ -35,8 +36,6 @@ use crate::types::{
 
 /// Deepest expression, statement or type nesting the checker walks.
 pub const MAX_DEPTH: u32 = 3_000;
-/// Deepest type relation or instantiation the checker follows before assuming success.
-const MAX_TYPE_DEPTH: u32 = 40;
 
 /// What a checker remembers about a symbol (TypeScript's "symbol links").
 #[derive(Default)]
@@ -222,6 +221,8 @@ pub struct Checker<'a, 'b> {
     /// Generic signatures being related after instantiation in a target's context
     /// (`check/sigrel.rs`), nested in one another.
     sig_contexts: u32,
+    /// TypeScript's limits on instantiation and relation work (`check/limits.rs`).
+    limits: limits::Limits,
 }
 
 /// A constraint check: the declaration's first type parameter, how many arguments were
@@ -293,6 +294,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             in_conditional: 0,
             variance: Default::default(),
             sig_contexts: 0,
+            limits: Default::default(),
         };
         let g = |name: &str| bound.globals.get(&Atom::from(name)).copied();
         c.globals = Globals {
@@ -560,6 +562,12 @@ impl<'a, 'b> Checker<'a, 'b> {
     }
 
     fn check_stmt(&mut self, file: u32, stmt: &'a Stmt) {
+        let entered = self.enter_node(file, stmt_lo(stmt));
+        self.check_stmt_here(file, stmt);
+        self.leave_node(entered);
+    }
+
+    fn check_stmt_here(&mut self, file: u32, stmt: &'a Stmt) {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             self.too_deep(file, stmt_lo(stmt));
@@ -1223,6 +1231,12 @@ impl<'a, 'b> Checker<'a, 'b> {
 
     /// Reports unknown names and wrong type argument counts in a type annotation.
     fn check_type_node(&mut self, file: u32, t: &'a TsType) {
+        let entered = self.enter_node(file, ts_type_lo(t));
+        self.check_type_node_here(file, t);
+        self.leave_node(entered);
+    }
+
+    fn check_type_node_here(&mut self, file: u32, t: &'a TsType) {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             self.too_deep(file, ts_type_lo(t));
@@ -1961,11 +1975,36 @@ impl<'a, 'b> Checker<'a, 'b> {
         root: &Rc<ConditionalRoot>,
         mapper: Option<Rc<Mapper>>,
     ) -> TypeId {
+        // A branch that is itself a conditional type is resolved in this loop, not by
+        // instantiating it: tail recursion, bounded as TypeScript bounds it.
+        let (mut root, mut mapper) = (root.clone(), mapper);
+        let mut steps = 0;
+        loop {
+            match self.conditional_step(&root, mapper) {
+                Ok(t) => return t,
+                Err((r, m)) => {
+                    steps += 1;
+                    if let Some(e) = self.tail_recursion_limited(steps) {
+                        return e;
+                    }
+                    (root, mapper) = (r, m);
+                }
+            }
+        }
+    }
+
+    /// One step of [`Self::conditional_type`]: the type, or the conditional type of the
+    /// chosen branch to resolve next.
+    fn conditional_step(
+        &mut self,
+        root: &Rc<ConditionalRoot>,
+        mapper: Option<Rc<Mapper>>,
+    ) -> Result<TypeId, (Rc<ConditionalRoot>, Option<Rc<Mapper>>)> {
         let check = self.inst_opt(root.check, mapper.as_deref());
         let check = self.expand_lazy(check);
         if root.distributive {
             let members: Option<Vec<TypeId>> = match self.types.kind(check) {
-                TypeKind::Never => return ids::NEVER,
+                TypeKind::Never => return Ok(ids::NEVER),
                 TypeKind::Boolean => Some(vec![ids::TRUE, ids::FALSE]),
                 TypeKind::Union(ms) => {
                     let mut v = Vec::with_capacity(ms.len() + 1);
@@ -1986,17 +2025,17 @@ impl<'a, 'b> Checker<'a, 'b> {
                     let m = Rc::new(self.mapper_with(mapper.as_deref(), &[(root.check, x)]));
                     out.push(self.conditional_type(root, Some(m)));
                 }
-                return self.types.union(&out);
+                return Ok(self.types.union(&out));
             }
         }
         let extends = self.inst_opt(root.extends, mapper.as_deref());
         if self.types.is_generic(check) {
-            return self.types.conditional(ConditionalType {
+            return Ok(self.types.conditional(ConditionalType {
                 root: root.clone(),
                 mapper,
                 check,
                 extends,
-            });
+            }));
         }
         // Infer the `infer` parameters from the check type, then instantiate the extends
         // type with them (uninferred ones: their constraint, or `unknown`).
@@ -2020,12 +2059,12 @@ impl<'a, 'b> Checker<'a, 'b> {
             (Some(m), e)
         };
         if self.types.is_generic(inferred_extends) {
-            return self.types.conditional(ConditionalType {
+            return Ok(self.types.conditional(ConditionalType {
                 root: root.clone(),
                 mapper,
                 check,
                 extends,
-            });
+            }));
         }
         let any_extends = matches!(
             self.types.kind(inferred_extends),
@@ -2036,12 +2075,19 @@ impl<'a, 'b> Checker<'a, 'b> {
             let a = self.inst_opt(root.true_type, true_mapper.as_deref());
             let b = self.inst_opt(root.false_type, mapper.as_deref());
             self.types.union(&[a, b])
-        } else if any_extends || self.assignable_for_condition(check, inferred_extends) {
-            self.inst_opt(root.true_type, true_mapper.as_deref())
         } else {
-            self.inst_opt(root.false_type, mapper.as_deref())
+            let (branch, m) = if any_extends || self.assignable_for_condition(check, inferred_extends)
+            {
+                (root.true_type, true_mapper)
+            } else {
+                (root.false_type, mapper)
+            };
+            if let Some(next) = self.tail_conditional(branch, m.as_deref()) {
+                return Err(next);
+            }
+            self.inst_opt(branch, m.as_deref())
         };
-        self.expand_lazy(r)
+        Ok(self.expand_lazy(r))
     }
 
     /// A recursive alias a conditional type resolved to (`Flat<U>` in its own branch),
@@ -3930,12 +3976,11 @@ impl<'a, 'b> Checker<'a, 'b> {
         if let Some(r) = self.instantiate_anonymous(t, m) {
             return r;
         }
-        if let Some(&r) = self.inst_cache.get(&(t, m.key)) {
+        if let Some(r) = self.instantiation_limited() {
             return r;
         }
-        if self.inst_depth > MAX_TYPE_DEPTH {
-            self.inst_taint = true;
-            return t;
+        if let Some(&r) = self.inst_cache.get(&(t, m.key)) {
+            return r;
         }
         self.inst_depth += 1;
         let outer = self.begin_cached();
@@ -4058,12 +4103,22 @@ impl<'a, 'b> Checker<'a, 'b> {
             self.cached_relation_unreliable(s, t);
             return r;
         }
-        if self.relating.contains(&(s, t)) || self.relating.len() > MAX_TYPE_DEPTH as usize {
-            // Assumed related while in progress; results that lean on the assumption are
-            // cached only once the outermost relation is settled, so the cache never
-            // depends on the order in which relations were asked.
-            self.assumed = true;
-            return true;
+        let step = if self.relating.contains(&(s, t)) {
+            limits::RelationStep::Maybe
+        } else {
+            self.enter_relation(s, t)
+        };
+        match step {
+            // Assumed related while in progress (or maybe related at a relation limit);
+            // results that lean on the assumption are cached only once the outermost
+            // relation is settled, so the cache never depends on the order in which
+            // relations were asked.
+            limits::RelationStep::Maybe => {
+                self.assumed = true;
+                return true;
+            }
+            limits::RelationStep::Overflow => return false,
+            limits::RelationStep::Compare => {}
         }
         self.relating.insert((s, t));
         let outer_assumed = std::mem::replace(&mut self.assumed, false);
@@ -4077,12 +4132,12 @@ impl<'a, 'b> Checker<'a, 'b> {
         self.inst_taint = outer_taint || tainted;
         self.end_unreliable(s, t, outer_unreliable);
         let clean = self.end_cached(outer_lean) && !tainted;
-        self.relating.remove(&(s, t));
         let leaned = self.assumed;
-        if clean && (!r || !leaned || self.relating.is_empty()) {
+        let outermost = self.finish_relation(s, t, r && leaned && clean);
+        if clean && (!r || !leaned || outermost) {
             self.relations.insert((s, t), r);
         }
-        self.assumed = outer_assumed || (leaned && r && !self.relating.is_empty());
+        self.assumed = outer_assumed || (leaned && r && !outermost);
         r
     }
 
@@ -4451,12 +4506,14 @@ impl<'a, 'b> Checker<'a, 'b> {
         contextual: Option<TypeId>,
     ) -> TypeId {
         self.depth += 1;
+        let entered = self.enter_node(file, expr_lo(e));
         let t = if self.depth > MAX_DEPTH {
             self.too_deep(file, expr_lo(e));
             ids::ERROR
         } else {
             self.check_expr_inner(file, e, contextual)
         };
+        self.leave_node(entered);
         self.depth -= 1;
         let mut links = NodeLinks::new(EXPRESSION_NODE, t);
         links.contextual_type = contextual;
