@@ -2076,12 +2076,12 @@ impl<'a, 'b> Checker<'a, 'b> {
             let b = self.inst_opt(root.false_type, mapper.as_deref());
             self.types.union(&[a, b])
         } else {
-            let (branch, m) = if any_extends || self.assignable_for_condition(check, inferred_extends)
-            {
-                (root.true_type, true_mapper)
-            } else {
-                (root.false_type, mapper)
-            };
+            let (branch, m) =
+                if any_extends || self.assignable_for_condition(check, inferred_extends) {
+                    (root.true_type, true_mapper)
+                } else {
+                    (root.false_type, mapper)
+                };
             if let Some(next) = self.tail_conditional(branch, m.as_deref()) {
                 return Err(next);
             }
@@ -3976,7 +3976,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         if let Some(r) = self.instantiate_anonymous(t, m) {
             return r;
         }
-        if let Some(r) = self.instantiation_limited() {
+        if let Some(r) = self.instantiation_limited(t) {
             return r;
         }
         if let Some(&r) = self.inst_cache.get(&(t, m.key)) {

@@ -251,7 +251,7 @@ impl<'a> Checker<'a, '_> {
         if let Some(&r) = self.outer_types.instantiations.get(&key) {
             return Some(r);
         }
-        if let Some(r) = self.instantiation_limited() {
+        if let Some(r) = self.instantiation_limited(t) {
             return Some(r);
         }
         let TypeKind::Object(o) = self.types.kind(a.target).clone() else {
