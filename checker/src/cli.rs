@@ -16,7 +16,7 @@ struct Args {
     #[arg(long, default_value = "synthetic")]
     corpus: String,
     /// Number of checker threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=crate::MAX_CHECKERS as i64))]
     checkers: u32,
     /// Print the report as JSON.
     #[arg(long)]

@@ -6,6 +6,7 @@ pub mod diag;
 pub mod flow;
 pub mod parse;
 pub mod report;
+mod syntax;
 pub mod types;
 
 use std::collections::BTreeMap;
@@ -32,6 +33,10 @@ pub struct AllocatorIdentity {
 /// Stack of every parse, bind and check thread. swc's parser and the checker recurse;
 /// the stack is virtual memory, resident only as deep as a file's nesting goes.
 pub const STACK_BYTES: usize = 512 << 20; // 512 MiB
+
+/// The most checker threads one run takes (`--checkers`); compare checks its plan against
+/// it before the first run.
+pub const MAX_CHECKERS: u32 = 256;
 
 /// How to run the workload.
 #[derive(Clone, Copy, Debug)]

@@ -81,6 +81,11 @@ pub struct SliceReport {
     /// Per class (index = class, size = 16 * (index + 1)), summed over arenas.
     pub classes: Vec<SliceClassReport>,
     pub fallbacks: BTreeMap<String, u64>,
+    /// The carve record: `[arena, class, bytes carved]` for every class slice of every
+    /// arena that carved any, in arena then class order. What each slice carved decides
+    /// its faults and resident memory under every policy (compare's fault model).
+    #[serde(default)]
+    pub slices: Vec<[u64; 3]>,
 }
 
 /// One class's counters summed over arenas.
@@ -251,8 +256,12 @@ impl SliceReport {
                 ..SliceClassReport::default()
             })
             .collect();
-        for arena in stats.classes.iter() {
+        let mut slices = Vec::new();
+        for (a, arena) in stats.classes.iter().enumerate() {
             for (c, s) in arena.iter().enumerate() {
+                if s.carved_bytes > 0 {
+                    slices.push([a as u64, c as u64, s.carved_bytes]);
+                }
                 let r = &mut classes[c];
                 r.allocs += s.allocs;
                 r.carved_bytes += s.carved_bytes;
@@ -281,6 +290,7 @@ impl SliceReport {
             arenas_claimed: stats.arenas_claimed,
             classes,
             fallbacks,
+            slices,
         }
     }
 }

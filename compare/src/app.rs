@@ -1,17 +1,22 @@
 //! The command line: parsing, checking every input before the first run, and wiring the
 //! bake-off to the terminal and the files. Errors here carry context for the user.
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use crate::benchmark::children::{CHILD_PROFILE, Origin};
 use crate::benchmark::launcher::Binaries;
 use crate::benchmark::runner::{self, Outcome, Runner};
+use crate::child::BuildInfo;
 use crate::contender::{self, Contender, DEFAULT_CONTENDERS};
 use crate::environment::{self, Environment};
+use crate::export::lock::ResultsLock;
 use crate::export::{Format, Outputs};
 use crate::output::{progress::Progress, table};
 use crate::reproduce;
@@ -41,6 +46,19 @@ enum Command {
     Reproduce(ReproduceArgs),
     /// Renders the table and reports from an existing JSON results file, running nothing.
     Report(ReportArgs),
+    /// Predicts every slice policy's minor faults and peak RSS from the slice-nohuge carve
+    /// record of a results file, beside what was measured, and the gap to the publication.
+    Model(ModelArgs),
+}
+
+#[derive(Args, Debug)]
+struct ModelArgs {
+    /// A JSON results file written by compare (with slice-nohuge runs).
+    #[arg(long, value_name = "FILE")]
+    from: PathBuf,
+    /// Print Markdown tables instead of text.
+    #[arg(long)]
+    markdown: bool,
 }
 
 #[derive(Args, Debug)]
@@ -49,7 +67,7 @@ struct BakeoffArgs {
     #[arg(long, value_delimiter = ',', default_value = "synthetic")]
     corpus: Vec<String>,
     /// Checker thread counts (comma-separated).
-    #[arg(long, value_delimiter = ',', default_value = "1,8", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_delimiter = ',', default_value = "1,8", value_parser = clap::value_parser!(u32).range(1..=checker::MAX_CHECKERS as i64))]
     checkers: Vec<u32>,
     /// Contenders (comma-separated).
     #[arg(long, default_value = DEFAULT_CONTENDERS)]
@@ -78,6 +96,15 @@ struct ScheduleArgs {
     /// Corpus cache directory, passed to the children.
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
+    /// Folder of the child binaries (checkbench-slice, -mimalloc, -jemalloc, -system),
+    /// used as it is. Without it, compare run from a cargo checkout builds them there with
+    /// the release profile; otherwise it looks beside itself.
+    #[arg(long, value_name = "DIR")]
+    children: Option<PathBuf>,
+    /// Seconds one run may take before it is killed and recorded as timed out (0: no
+    /// limit). The default is far above any honest run of the five corpora (seconds).
+    #[arg(long, value_name = "SECONDS", default_value_t = 3600)]
+    timeout: u64,
 }
 
 #[derive(Args, Debug, Default)]
@@ -106,7 +133,7 @@ struct ReproduceArgs {
     #[arg(long, value_delimiter = ',')]
     corpus: Vec<String>,
     /// Only these checker counts; 1 and 8 by default.
-    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=checker::MAX_CHECKERS as i64))]
     checkers: Vec<u32>,
     #[command(flatten)]
     schedule: ScheduleArgs,
@@ -152,6 +179,19 @@ pub fn main() -> ExitCode {
 fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
     match cli.command {
         Some(Command::Report(args)) => report(args),
+        Some(Command::Model(args)) => {
+            let results = Results::load(&args.from)?;
+            let Some(report) = crate::model::report(&results, args.markdown) else {
+                bail!(
+                    "{} has no slice-nohuge run with a carve record (results from before the \
+                     carve record was reported, or without slice-nohuge), so there is nothing \
+                     to predict from",
+                    args.from.display()
+                );
+            };
+            print!("{report}");
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Reproduce(args)) => {
             let mut settings = reproduce::settings(
                 args.ablations,
@@ -208,6 +248,13 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
             if corpora.is_empty() {
                 bail!("--corpus names no corpus");
             }
+            if let Some(twice) = corpora
+                .iter()
+                .enumerate()
+                .find_map(|(i, c)| corpora[..i].contains(c).then_some(c))
+            {
+                bail!("--corpus names `{twice}` twice; each corpus is measured once per bake-off");
+            }
             let mut settings = Settings {
                 corpora,
                 checkers,
@@ -220,26 +267,34 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
                 let previous = Results::load(path)?.settings;
                 continue_plan(&mut settings, previous, matches);
             }
-            let mut outputs = outputs(&args.outputs);
-            if outputs.path(Format::Json).is_none() && args.schedule.resume.is_none() {
-                outputs = outputs.with(Format::Json, default_json().as_deref());
-            }
+            let outputs = outputs(&args.outputs);
             bakeoff(settings, &args.schedule, outputs)
         }
     }
 }
 
-/// Where a bake-off keeps its runs when no `--json` is given, so that an interrupted one
-/// can always be resumed: `compare/bakeoff-<unix seconds>.json` in the build's target
-/// directory (beside the folder of the executable). `None` if that cannot be created.
-fn default_json() -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    let dir = exe.parent()?.parent()?.join("compare");
-    std::fs::create_dir_all(&dir).ok()?;
+/// Where a bake-off keeps its runs when neither `--json` nor `--resume` is given, so that
+/// an interrupted one can always be resumed: `compare/bakeoff-<unix seconds>.json` in the
+/// target folder when compare runs from its checkout, else in the user's data folder
+/// (`$XDG_DATA_HOME/checkbench`). The folder is created here; failing that is an error
+/// before the first run.
+fn default_json(origin: &Origin) -> Result<PathBuf> {
+    let dir = match origin {
+        Origin::Checkout { target_dir, .. } => target_dir.join("compare"),
+        _ => dirs::data_dir()
+            .context("no --json given, and no data folder to keep the results in ($XDG_DATA_HOME or $HOME); pass --json FILE")?
+            .join("checkbench"),
+    };
+    std::fs::create_dir_all(&dir).with_context(|| {
+        format!(
+            "no --json given, and the default folder for results {} cannot be created; pass --json FILE",
+            dir.display()
+        )
+    })?;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .ok()?;
-    Some(dir.join(format!("bakeoff-{}.json", now.as_secs())))
+        .map_or(0, |d| d.as_secs());
+    Ok(dir.join(format!("bakeoff-{now}.json")))
 }
 
 fn outputs(args: &OutputArgs) -> Outputs {
@@ -267,14 +322,37 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
         None => Results::new(Environment::capture(), settings),
     };
     results.refresh();
+    let origin = Origin::locate(schedule.children.as_deref()).context("in --children")?;
+    if outputs.path(Format::Json).is_none() {
+        outputs = outputs.with(Format::Json, Some(&default_json(&origin)?));
+    }
     outputs
         .check_writable()
         .context("checking the output files before any run")?;
+    let json = outputs.path(Format::Json).map(Path::to_path_buf);
+    let _lock = match &json {
+        Some(path) => Some(ResultsLock::acquire(path)?),
+        None => None,
+    };
+    if let Some(path) = &json {
+        eprintln!(
+            "results: {} (rewritten after every run; `--resume {}` continues an interrupted bake-off)",
+            path.display(),
+            path.display()
+        );
+    }
     let pending = runner::pending(&results);
-    let binaries = Binaries::beside_current_exe(schedule.cache_dir.clone())?;
     let mut contenders: Vec<Contender> = pending.iter().map(|slot| slot.contender).collect();
     contenders.dedup();
-    binaries.check(&contenders)?;
+    let children = origin
+        .prepare(&contenders)
+        .context("preparing the child binaries before the first run")?;
+    record_children(&mut results, children, schedule.resume.as_deref())?;
+    let binaries = Binaries {
+        dir: origin.dir(),
+        cache_dir: schedule.cache_dir.clone(),
+        timeout: (schedule.timeout > 0).then(|| Duration::from_secs(schedule.timeout)),
+    };
     let settings = &results.settings;
     let corpora = settings
         .corpora
@@ -305,8 +383,10 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
     }
 
     static STOP: AtomicBool = AtomicBool::new(false);
+    // Ctrl-C, SIGTERM and SIGHUP alike: the child in flight is killed and discarded,
+    // every finished run is kept, and the table and the resume hint are printed.
     ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst))
-        .context("installing the Ctrl-C handler")?;
+        .context("installing the Ctrl-C and SIGTERM handler")?;
     let progress = Progress::stderr();
     let runner = Runner {
         launcher: &binaries,
@@ -343,6 +423,32 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
             Ok(ExitCode::from(EXIT_INTERRUPTED))
         }
     }
+}
+
+/// Records the children's builds in the results; a resumed bake-off refuses children
+/// built from other sources than the runs it continues.
+fn record_children(
+    results: &mut Results,
+    children: BTreeMap<String, BuildInfo>,
+    resumed: Option<&Path>,
+) -> Result<()> {
+    if let Some(path) = resumed {
+        for (name, before) in &results.environment.children {
+            if let Some(now) = children.get(name)
+                && now.source_digest != before.source_digest
+            {
+                bail!(
+                    "cannot resume {}: its runs of {name} were measured by a child built from                      {before}, but this {name} is built from {now}; a resumed bake-off would                      mix two builds (start a new bake-off, or check out revision {})",
+                    path.display(),
+                    before.revision
+                );
+            }
+        }
+    }
+    results.environment.child_profile = CHILD_PROFILE.to_string();
+    results.environment.source_digest = BuildInfo::current().source_digest;
+    results.environment.children.extend(children);
+    Ok(())
 }
 
 /// A resumed bake-off keeps the plan of the file it continues, except where the command

@@ -28,6 +28,15 @@ pub struct Environment {
     pub crate_versions: BTreeMap<String, String>,
     /// The git revision compare was built from (see [`BUILD_REVISION`]), or `unknown`.
     pub git_revision: String,
+    /// The digest of the sources compare was built from (see [`crate::child::BuildInfo`]).
+    #[serde(default)]
+    pub source_digest: String,
+    /// The profile every child binary was built with: `release`.
+    #[serde(default)]
+    pub child_profile: String,
+    /// Each child binary's own build, as it reported it (`--build-info`), by binary name.
+    #[serde(default)]
+    pub children: BTreeMap<String, crate::child::BuildInfo>,
     /// The command line, one argument per element.
     pub command_line: Vec<String>,
 }
@@ -43,6 +52,9 @@ impl Environment {
             memory_kib: memory_kib().unwrap_or(0),
             crate_versions: crate_versions(),
             git_revision: git_revision(),
+            source_digest: crate::child::BuildInfo::current().source_digest,
+            child_profile: String::new(),
+            children: BTreeMap::new(),
             command_line: std::env::args().collect(),
         }
     }
@@ -146,7 +158,7 @@ fn git_revision() -> String {
     BUILD_REVISION.to_string()
 }
 
-/// A warning when the repository in the working directory is at another commit than the
+/// A warning when the checkout compare was built from is now at another commit than the
 /// one this binary was built from (`checkout`: its `git rev-parse HEAD`, if any): the
 /// results would describe the older code under the newer revision's name.
 pub fn stale_build_warning(build: &str, checkout: Option<&str>) -> Option<String> {
@@ -161,9 +173,16 @@ pub fn stale_build_warning(build: &str, checkout: Option<&str>) -> Option<String
     })
 }
 
-/// `git rev-parse HEAD` of the working directory's repository, if it is one.
+/// `git rev-parse HEAD` of the checkout compare was built from, if it is still there (the
+/// working directory may be any other repository, which says nothing about this build).
 pub fn checkout_revision() -> Option<String> {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
+    if !workspace.join("compare").is_dir() {
+        return None;
+    }
     let out = Command::new("git")
+        .arg("-C")
+        .arg(workspace)
         .args(["rev-parse", "HEAD"])
         .stderr(std::process::Stdio::null())
         .output()

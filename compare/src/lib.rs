@@ -1,9 +1,11 @@
 #![doc = include_str!("../README.md")]
 pub mod app;
 pub mod benchmark;
+pub mod child;
 pub mod contender;
 pub mod environment;
 pub mod export;
+pub mod model;
 pub mod output;
 pub mod reproduce;
 pub mod results;

@@ -249,6 +249,13 @@ pub struct AllocatorProof {
     /// Slice contenders: requests served by the system allocator instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fallbacks: Option<u64>,
+    /// Slice contenders: bytes of each class slice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slice_bytes: Option<u64>,
+    /// Slice contenders: the carve record, `[arena, class, bytes carved]` per slice that
+    /// carved any (what [`crate::model`] predicts every policy's faults and RSS from).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slices: Vec<[u64; 3]>,
 }
 
 impl AllocatorProof {
@@ -288,15 +295,12 @@ pub struct Versus {
 /// Why a results file cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    #[error("cannot read results file {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("{path} is not a compare results file: {source}")]
+    #[error("cannot read results file {path}: {error}")]
+    Read { path: String, error: std::io::Error },
+    #[error("{path} is not a compare results file: {error}")]
     Parse {
         path: String,
-        source: serde_json::Error,
+        error: serde_json::Error,
     },
 }
 
@@ -312,14 +316,14 @@ impl Results {
 
     /// Reads a JSON results file and recomputes everything derived.
     pub fn load(path: &Path) -> Result<Results, LoadError> {
-        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+        let text = std::fs::read_to_string(path).map_err(|error| LoadError::Read {
             path: path.display().to_string(),
-            source,
+            error,
         })?;
         let mut results: Results =
-            serde_json::from_str(&text).map_err(|source| LoadError::Parse {
+            serde_json::from_str(&text).map_err(|error| LoadError::Parse {
                 path: path.display().to_string(),
-                source,
+                error,
             })?;
         results.refresh();
         Ok(results)

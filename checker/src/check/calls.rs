@@ -4,9 +4,13 @@
 //! awaited type of what an `async` body returns.
 use std::rc::Rc;
 
+use rustc_hash::FxHashMap;
+
 use swc_ecma_ast::*;
 
-use super::Checker;
+use super::{Checker, expressions::is_context_sensitive, node_key};
+use crate::diag::Code;
+use crate::syntax::expr_lo;
 use crate::types::{Mapper, Param, Signature, TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
@@ -387,5 +391,361 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         let e = self.types.union(&elems);
         self.array_of(e)
+    }
+
+    /// The type argument `i` of a call is checked against: a rest parameter gives its
+    /// element type to every remaining argument.
+    pub(super) fn param_at(&mut self, sig: &Signature, i: usize) -> Option<TypeId> {
+        if sig.rest && i + 1 >= sig.params.len() {
+            let last = sig.params.last()?.ty;
+            // A tuple rest parameter has one type per position, and none past its end.
+            if let TypeKind::Tuple(es) = self.types.kind(last) {
+                return es.get(i + 1 - sig.params.len()).copied();
+            }
+            return Some(self.element_type(last));
+        }
+        // An optional parameter (`x?: T`, `x = v`) takes `undefined` too, as TypeScript's
+        // getTypeAtPosition adds it under strictNullChecks.
+        let t = sig.params.get(i)?.ty;
+        Some(if i >= sig.min_args {
+            self.types.union(&[t, ids::UNDEFINED])
+        } else {
+            t
+        })
+    }
+
+    /// Checks a call or `new`: picks the signature, infers type arguments, checks arguments.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a call site passes its parts and its contextual type"
+    )]
+    pub(super) fn check_call(
+        &mut self,
+        file: u32,
+        callee: TypeId,
+        args: &'a [ExprOrSpread],
+        type_args: Option<&'a TsTypeParamInstantiation>,
+        pos: u32,
+        is_new: bool,
+        contextual: Option<TypeId>,
+    ) -> TypeId {
+        let callee = match self.types.kind(callee) {
+            TypeKind::Union(ms) if ms.iter().any(|&m| m == ids::UNDEFINED || m == ids::NULL) => {
+                self.types.non_nullable(callee)
+            }
+            _ => callee,
+        };
+        if matches!(self.types.kind(callee), TypeKind::Any) {
+            for a in args {
+                self.check_expr(file, &a.expr, None);
+            }
+            return ids::ANY;
+        }
+        let m = self.members(callee);
+        let sigs = if is_new {
+            m.constructs.clone()
+        } else {
+            m.calls.clone()
+        };
+        let sigs = match self.union_call_signatures(callee, &sigs, is_new) {
+            Ok(Some(union)) => union,
+            Ok(None) => sigs,
+            Err(()) => {
+                for a in args {
+                    self.check_expr(file, &a.expr, None);
+                }
+                let shown = self.type_to_string(callee);
+                let what = if is_new { "constructable" } else { "callable" };
+                let msg = format!(
+                    "This expression is not {what}. Each member of the union type '{shown}' has signatures, but none of those signatures are compatible with each other."
+                );
+                self.report(file, pos, Code::NotCallable, msg);
+                return ids::ERROR;
+            }
+        };
+        if sigs.is_empty() {
+            for a in args {
+                self.check_expr(file, &a.expr, None);
+            }
+            let is_function = self.globals.function.is_some_and(|f| {
+                let ft = self.types.of_symbol(11, f);
+                callee == ft
+            });
+            if is_function
+                || (is_new && !m.calls.is_empty())
+                || matches!(
+                    self.types.kind(callee),
+                    TypeKind::TypeParam(_)
+                        | TypeKind::Keyof(_)
+                        | TypeKind::Indexed(..)
+                        | TypeKind::LazyAlias(..)
+                )
+            {
+                return ids::ANY;
+            }
+            let shown = self.type_to_string(callee);
+            let what = if is_new { "constructable" } else { "callable" };
+            self.report(
+                file,
+                pos,
+                Code::NotCallable,
+                format!(
+                    "This expression is not {what}. Type '{shown}' has no {} signatures.",
+                    if is_new { "construct" } else { "call" }
+                ),
+            );
+            return ids::ERROR;
+        }
+        let explicit: Option<Vec<TypeId>> = type_args.map(|ta| {
+            ta.params
+                .iter()
+                .map(|t| {
+                    self.check_type_node(file, t);
+                    self.type_from_node(file, t)
+                })
+                .collect()
+        });
+        let n = args.len();
+        let has_spread = args.iter().any(|a| a.spread.is_some());
+        // Explicit type arguments select only the signatures with that many type parameters
+        // (`new Array<T>()` is never the non-generic `new (length?: number): any[]`).
+        let type_arity = |s: &Signature| {
+            explicit
+                .as_ref()
+                .is_none_or(|ex| !s.type_params.is_empty() && ex.len() <= s.type_params.len())
+        };
+        let sigs: Vec<Rc<Signature>> = if sigs.iter().any(|s| type_arity(s)) {
+            sigs.iter().filter(|s| type_arity(s)).cloned().collect()
+        } else {
+            sigs.to_vec()
+        };
+        let candidates: Vec<Rc<Signature>> = sigs
+            .iter()
+            .filter(|s| has_spread || (n >= s.min_args && (n <= s.params.len() || s.rest)))
+            .cloned()
+            .collect();
+        if candidates.is_empty() {
+            for a in args {
+                self.check_expr(file, &a.expr, None);
+            }
+            let s = &sigs[0];
+            let expected = if s.rest {
+                format!("at least {}", s.min_args)
+            } else if s.min_args == s.params.len() {
+                format!("{}", s.params.len())
+            } else {
+                format!("{}-{}", s.min_args, s.params.len())
+            };
+            self.report(
+                file,
+                pos,
+                Code::ArgumentCount,
+                format!("Expected {expected} arguments, but got {n}."),
+            );
+            return s.ret;
+        }
+        // Argument types are computed once, in the context of the first candidate.
+        let first =
+            self.instantiate_for_call(&candidates[0], explicit.as_deref(), args, file, None);
+        let first = match contextual {
+            Some(c) if !candidates[0].type_params.is_empty() && explicit.is_none() => {
+                self.contextual_instantiation(&candidates[0], &first, c)
+            }
+            _ => first,
+        };
+        let arg_types: Vec<TypeId> = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let ctx = self.param_at(&first, i);
+                self.check_expr(file, &a.expr, ctx)
+            })
+            .collect();
+        let mut last_failure = None;
+        let mut type_arg_failure = None;
+        for (ci, cand) in candidates.iter().enumerate() {
+            // As in TypeScript's chooseOverload, explicit type arguments that do not satisfy
+            // a candidate's constraints rule it out.
+            if let (Some(ex), Some(ta)) = (&explicit, type_args)
+                && let Some(f) = self.explicit_constraint_failure(file, cand, ex, ta)
+            {
+                type_arg_failure = Some((f, cand.clone()));
+                continue;
+            }
+            let sig = if ci == 0 && cand.type_params.is_empty() {
+                first.clone()
+            } else {
+                self.instantiate_for_call(cand, explicit.as_deref(), args, file, Some(&arg_types))
+            };
+            let mut failure = None;
+            for (i, &at) in arg_types.iter().enumerate() {
+                if args[i].spread.is_some() {
+                    continue;
+                }
+                if let Some(pt) = self.param_at(&sig, i)
+                    && !self.is_assignable(at, pt)
+                {
+                    failure = Some((i, at, pt));
+                    break;
+                }
+            }
+            match failure {
+                None => {
+                    let ret = sig.ret;
+                    self.resolved_signatures
+                        .insert(node_key(file, pos), Rc::new(sig));
+                    return ret;
+                }
+                Some(f) => last_failure = Some((f, sig.ret)),
+            }
+        }
+        if last_failure.is_none()
+            && let (Some(((i, c), cand)), Some(ta)) = (type_arg_failure, type_args)
+        {
+            return self.report_call_constraint(file, ta, i, c, &cand, args, &arg_types);
+        }
+        let ((i, at, pt), ret) = last_failure.expect("at least one candidate failed");
+        let (a, p) = (self.type_to_string(at), self.type_to_string(pt));
+        if candidates.len() > 1 {
+            self.report(file, pos, Code::NoOverload, format!("No overload matches this call. Argument of type '{a}' is not assignable to parameter of type '{p}'."));
+        } else if !self.report_excess(file, &args[i].expr, pt) {
+            self.report(
+                file,
+                expr_lo(&args[i].expr),
+                Code::ArgumentNotAssignable,
+                format!("Argument of type '{a}' is not assignable to parameter of type '{p}'."),
+            );
+        }
+        ret
+    }
+
+    /// A candidate signature with its type parameters replaced: by explicit arguments, or
+    /// by what the argument types say (uninferred ones become their constraint, or unknown).
+    /// The first candidate as its arguments' context: type parameters that the call's own
+    /// contextual type fixes through the return type take that inference (TypeScript's
+    /// return-type inference), so `f(identity({ kind: "a" }))` keeps the literal.
+    pub(super) fn contextual_instantiation(
+        &mut self,
+        sig: &Signature,
+        from_args: &Signature,
+        contextual: TypeId,
+    ) -> Signature {
+        if matches!(
+            self.types.kind(contextual),
+            TypeKind::Any | TypeKind::Unknown
+        ) {
+            return from_args.clone();
+        }
+        let tps = sig.type_params.clone();
+        let mut cands: FxHashMap<TypeId, Vec<TypeId>> = FxHashMap::default();
+        self.infer_from(sig.ret, contextual, &tps, &mut cands, 0);
+        if cands.values().all(|c| c.is_empty()) {
+            return from_args.clone();
+        }
+        let inferred: Vec<TypeId> = tps
+            .iter()
+            .map(|tp| match cands.get(tp) {
+                Some(c) if !c.is_empty() => self.types.union(c),
+                _ => *tp,
+            })
+            .collect();
+        let m = Mapper::new(&self.types, &tps, &inferred);
+        let partial = self.instantiate_signature(sig, &m);
+        // Parameters still naming a type parameter take the argument inference.
+        let mut out = partial.clone();
+        for (p, q) in out.params.iter_mut().zip(from_args.params.iter()) {
+            if self.types.is_generic(p.ty) {
+                p.ty = q.ty;
+            }
+        }
+        out
+    }
+
+    pub(super) fn instantiate_for_call(
+        &mut self,
+        sig: &Signature,
+        explicit: Option<&[TypeId]>,
+        args: &'a [ExprOrSpread],
+        file: u32,
+        arg_types: Option<&[TypeId]>,
+    ) -> Signature {
+        if sig.type_params.is_empty() {
+            return sig.clone();
+        }
+        let tps = sig.type_params.clone();
+        let inferred: Vec<TypeId> = match explicit {
+            Some(ex) => tps
+                .iter()
+                .enumerate()
+                .map(|(i, _)| ex.get(i).copied().unwrap_or(ids::ANY))
+                .collect(),
+            None => {
+                let mut cands: FxHashMap<TypeId, Vec<TypeId>> = FxHashMap::default();
+                let types: Vec<TypeId> = match arg_types {
+                    Some(ts) => ts.to_vec(),
+                    None => {
+                        // First pass: only arguments that are not functions (those need context).
+                        self.suppress += 1;
+                        let ts = args
+                            .iter()
+                            .map(|a| {
+                                if is_context_sensitive(&a.expr) {
+                                    ids::ANY
+                                } else {
+                                    self.check_expr(file, &a.expr, None)
+                                }
+                            })
+                            .collect();
+                        self.suppress -= 1;
+                        ts
+                    }
+                };
+                for (i, &at) in types.iter().enumerate() {
+                    if let Some(pt) = self.param_at(sig, i) {
+                        // An `any` argument infers `any`, but the first pass's placeholders
+                        // for context-sensitive arguments do not.
+                        if at == ids::ANY && arg_types.is_none() {
+                            continue;
+                        }
+                        self.infer_from(pt, at, &tps, &mut cands, 0);
+                    }
+                }
+                let ret = sig.ret;
+                let inferred: Vec<TypeId> = tps
+                    .iter()
+                    .map(|tp| match cands.get(tp) {
+                        Some(c) if !c.is_empty() => {
+                            let u = self.types.union(c);
+                            let u = self.regular_type(u);
+                            // As in TypeScript, an inferred literal widens only where it was
+                            // inferred from a top-level parameter position and the type
+                            // parameter is neither the top-level return type nor primitively
+                            // constrained: `identity("a")` is `"a"`, so is `xs.map(() => "a")`
+                            // in a literal context.
+                            let param_top = sig.params.iter().any(|p| self.at_top_level(*tp, p.ty));
+                            if !param_top
+                                || self.at_top_level(*tp, ret)
+                                || self.has_primitive_constraint(*tp)
+                            {
+                                u
+                            } else {
+                                self.types.widen(u)
+                            }
+                        }
+                        _ => match self.types.kind(*tp) {
+                            TypeKind::TypeParam(s) => {
+                                let s = *s;
+                                let c = self.constraint_of(s);
+                                c.map_or(ids::UNKNOWN, |c| self.through_outer(sig, c))
+                            }
+                            _ => ids::UNKNOWN,
+                        },
+                    })
+                    .collect();
+                self.inferred_within_constraints(&tps, inferred)
+            }
+        };
+        let m = Mapper::new(&self.types, &tps, &inferred);
+        self.instantiate_signature(sig, &m)
     }
 }

@@ -26,9 +26,10 @@ use std::rc::Rc;
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
-use super::{Checker, expr_lo, node_key};
-use crate::bind;
+use super::{Checker, node_key};
 use crate::diag::Code;
+use crate::syntax;
+use crate::syntax::expr_lo;
 use crate::types::{
     LITERAL_MEMBER, ObjectType, PropSymbol, TypeId, TypeKind, UNRESOLVED, ids, tflags,
 };
@@ -57,7 +58,7 @@ fn strip(e: &Expr) -> &Expr {
 /// name is an identifier (only those get a spelling suggestion).
 fn member_name(p: &Prop) -> Option<(Atom, u32, bool)> {
     let key = |k: &PropName| {
-        bind::prop_name(k).map(|n| {
+        syntax::prop_name(k).map(|n| {
             let lo = match k {
                 PropName::Ident(i) => i.span.lo.0,
                 PropName::Str(s) => s.span.lo.0,
@@ -703,7 +704,7 @@ impl<'a> Checker<'a, '_> {
                         match o.props.iter().find_map(|p| match p {
                             PropOrSpread::Prop(p) => match &**p {
                                 Prop::KeyValue(kv)
-                                    if bind::prop_name(&kv.key) == Some(name.clone()) =>
+                                    if syntax::prop_name(&kv.key) == Some(name.clone()) =>
                                 {
                                     Some(&*kv.value)
                                 }
@@ -724,7 +725,7 @@ impl<'a> Checker<'a, '_> {
                             if !matches!(v, Expr::Object(_) | Expr::Array(_) | Expr::Cond(_)) {
                                 continue;
                             }
-                            let Some(name) = bind::prop_name(&kv.key) else {
+                            let Some(name) = syntax::prop_name(&kv.key) else {
                                 continue;
                             };
                             let Some(tp) = self.property_type(target, &name) else {

@@ -8,12 +8,14 @@
 //! branches at labels. Each
 //! checker caches the flow type at each join (`flowTypeCache`) and each node's
 //! reachability (`flowNodeReachable`).
+use rustc_hash::FxHashMap;
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
 use super::Checker;
 use crate::bind::{SymbolId, THIS_REFERENCE, flags};
 use crate::flow::{FlowId, FlowNode};
+use crate::syntax;
 use crate::types::{TypeId, TypeKind, ids};
 
 /// Flow nodes one reference's walk may visit before it gives up and takes the declared
@@ -24,6 +26,24 @@ const MAX_FLOW_DEPTH: u32 = 2_000;
 /// Nesting of `!`, `&&` and `||` a condition is narrowed through; deeper operands are
 /// taken as saying nothing (`&&` chains would otherwise cost quadratic time).
 const MAX_NARROW_DEPTH: u32 = 32;
+
+/// One checker's flow narrowing state: the caches TypeScript keeps per checker and the
+/// walk's own counters.
+#[derive(Default)]
+pub(super) struct FlowCaches {
+    /// Narrowed types of references at flow joins, by file, flow node and symbol
+    /// (TypeScript's `flowTypeCache`).
+    types: FxHashMap<(u32, FlowId, SymbolId, u64), TypeId>,
+    /// Whether each join is reachable (TypeScript's `flowNodeReachable`).
+    reachable: FxHashMap<(u32, FlowId), bool>,
+    /// Joins whose flow type is being computed, with the union of their antecedents so far
+    /// (what a loop head met again through a back edge is taken to be).
+    in_progress: FxHashMap<(u32, FlowId, SymbolId, u64), TypeId>,
+    /// Back edges met so far; a join computed while one was met is not cached.
+    partial: u32,
+    /// Flow nodes the current reference's walk has visited.
+    steps: u32,
+}
 
 /// What `typeof` says of a type, when it can tell.
 fn typeof_name(kind: &TypeKind) -> Option<&'static str> {
@@ -103,7 +123,7 @@ impl<'a> Checker<'a, '_> {
         {
             return declared;
         }
-        self.flow_steps = 0;
+        self.narrowing.steps = 0;
         self.flow_type(file, sym, declared, flow)
     }
 
@@ -145,11 +165,11 @@ impl<'a> Checker<'a, '_> {
                 FlowNode::Unreachable => return false,
                 FlowNode::Start { .. } => return true,
                 FlowNode::Label { antecedents, .. } => {
-                    if let Some(&r) = self.flow_reachable.get(&(file, flow)) {
+                    if let Some(&r) = self.narrowing.reachable.get(&(file, flow)) {
                         return r;
                     }
                     // A loop head is reachable when its entry is: look at that only.
-                    self.flow_reachable.insert((file, flow), false);
+                    self.narrowing.reachable.insert((file, flow), false);
                     let mut r = false;
                     for &a in antecedents.iter() {
                         if self.is_reachable(file, a) {
@@ -157,7 +177,7 @@ impl<'a> Checker<'a, '_> {
                             break;
                         }
                     }
-                    self.flow_reachable.insert((file, flow), r);
+                    self.narrowing.reachable.insert((file, flow), r);
                     return r;
                 }
                 _ => flow = node.antecedent().unwrap_or(crate::flow::UNREACHABLE),
@@ -227,8 +247,8 @@ impl<'a> Checker<'a, '_> {
         let files = self.bound.files;
         let mut flow = flow;
         loop {
-            self.flow_steps += 1;
-            if self.flow_steps > MAX_FLOW_STEPS {
+            self.narrowing.steps += 1;
+            if self.narrowing.steps > MAX_FLOW_STEPS {
                 return declared;
             }
             match &*files[file as usize].flow_nodes[flow as usize] {
@@ -301,32 +321,32 @@ impl<'a> Checker<'a, '_> {
                 }
                 FlowNode::Label { antecedents, .. } => {
                     let key = (file, flow, sym.sym, sym.key(declared));
-                    if let Some(&t) = self.flow_types.get(&key) {
+                    if let Some(&t) = self.narrowing.types.get(&key) {
                         return t;
                     }
-                    if let Some(&so_far) = self.flow_in_progress.get(&key) {
+                    if let Some(&so_far) = self.narrowing.in_progress.get(&key) {
                         // A back edge into a loop being analysed: as TypeScript, take
                         // what the loop's antecedents gave so far (its entry's type).
-                        self.flow_partial += 1;
+                        self.narrowing.partial += 1;
                         return so_far;
                     }
-                    self.flow_in_progress.insert(key, declared);
-                    let partial = self.flow_partial;
+                    self.narrowing.in_progress.insert(key, declared);
+                    let partial = self.narrowing.partial;
                     let mut parts = Vec::with_capacity(antecedents.len());
                     for &a in antecedents.iter() {
                         parts.push(self.flow_type(file, sym, declared, a));
                         let so_far = self.types.union(&parts);
-                        self.flow_in_progress.insert(key, so_far);
+                        self.narrowing.in_progress.insert(key, so_far);
                     }
                     let t = self.types.union(&parts);
-                    self.flow_in_progress.remove(&key);
+                    self.narrowing.in_progress.remove(&key);
                     // Nor when the declared type, or a type narrowing met, leaned on the
                     // placeholder of a resolution in progress.
-                    if self.flow_partial == partial
-                        && self.flow_steps <= MAX_FLOW_STEPS
+                    if self.narrowing.partial == partial
+                        && self.narrowing.steps <= MAX_FLOW_STEPS
                         && self.lean == super::NO_LEAN
                     {
-                        self.flow_types.insert(key, t);
+                        self.narrowing.types.insert(key, t);
                     }
                     return t;
                 }
@@ -365,7 +385,7 @@ impl<'a> Checker<'a, '_> {
     /// The literal type of a string, number, boolean or null literal; `None` for the rest.
     pub(super) fn literal_type(&mut self, l: &Lit) -> Option<TypeId> {
         Some(match l {
-            Lit::Str(s) => self.types.string_lit(&crate::bind::str_atom(s)),
+            Lit::Str(s) => self.types.string_lit(&syntax::str_atom(s)),
             Lit::Num(n) => self.types.number_lit(n.value),
             Lit::Bool(b) => {
                 if b.value {
@@ -549,7 +569,7 @@ impl<'a> Checker<'a, '_> {
                             && self.is_reference(file, sym, &u.arg)
                             && let Expr::Lit(Lit::Str(s)) = strip(y)
                         {
-                            let name = crate::bind::str_atom(s);
+                            let name = syntax::str_atom(s);
                             return self.narrow_typeof(t, &name, equal);
                         }
                         if self.is_reference(file, sym, x)
@@ -580,7 +600,7 @@ impl<'a> Checker<'a, '_> {
                 }
                 BinaryOp::In if self.is_reference(file, sym, &b.right) => match strip(&b.left) {
                     Expr::Lit(Lit::Str(s)) => {
-                        let name = crate::bind::str_atom(s);
+                        let name = syntax::str_atom(s);
                         self.narrow_in(t, &name, assume_true)
                     }
                     _ => t,

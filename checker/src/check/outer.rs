@@ -28,8 +28,9 @@ use rustc_hash::FxHashMap;
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
-use super::{Checker, fn_param_ann, walk_ts_type};
-use crate::bind::{DeclRef as BDecl, MemberDecl, SymbolId};
+use super::Checker;
+use crate::bind::{DeclRef as BDecl, MemberDecl, SymbolId, flags};
+use crate::syntax::{fn_param_ann, pat_ann, walk_ts_type};
 use crate::types::{Mapper, PropSymbol, Signature, TypeId, TypeKind, ids};
 
 /// One anonymous object type with outer type parameters.
@@ -88,18 +89,6 @@ impl Mentions {
                 self.walk(t);
             }
         }
-    }
-}
-
-/// A function parameter's annotation, when it has one.
-fn pat_ann(p: &Pat) -> Option<&TsTypeAnn> {
-    match p {
-        Pat::Ident(b) => b.type_ann.as_deref(),
-        Pat::Array(a) => a.type_ann.as_deref(),
-        Pat::Rest(r) => r.type_ann.as_deref(),
-        Pat::Object(o) => o.type_ann.as_deref(),
-        Pat::Assign(a) => pat_ann(&a.left),
-        _ => None,
     }
 }
 
@@ -370,5 +359,55 @@ impl<'a> Checker<'a, '_> {
         let c = self.compose_outer(Some(pm), m);
         composed.push((key, c.clone()));
         (root.clone(), c)
+    }
+
+    /// The type parameters declared outside type node `t` that it mentions.
+    pub(super) fn outer_params(&mut self, file: u32, t: &'a TsType) -> Box<[TypeId]> {
+        use swc_common::Spanned;
+        let span = t.span();
+        let mut refs: Vec<(u32, Atom)> = Vec::new();
+        walk_ts_type(t, &mut |x| {
+            if let TsType::TsTypeRef(r) = x
+                && let TsEntityName::Ident(i) = &r.type_name
+            {
+                refs.push((i.span.lo.0, i.sym.clone()));
+            }
+            true
+        });
+        let mut out: Vec<TypeId> = Vec::new();
+        for (pos, name) in refs {
+            if let Some(tp) =
+                self.type_param_declared_outside(file, pos, &name, span.lo.0..span.hi.0)
+                && !out.contains(&tp)
+            {
+                out.push(tp);
+            }
+        }
+        out.into()
+    }
+
+    /// The type parameter that `name` at `pos` names, unless it names something else or a
+    /// type parameter declared at a position in `inside` of the same file.
+    pub(super) fn type_param_declared_outside(
+        &mut self,
+        file: u32,
+        pos: u32,
+        name: &Atom,
+        inside: std::ops::Range<u32>,
+    ) -> Option<TypeId> {
+        let s = self.bound.resolve(file, pos, name)?;
+        let sym = self.bound.symbol(s);
+        if sym.flags & flags::TYPE_PARAM == 0 {
+            return None;
+        }
+        let declared_inside = sym.decls.iter().any(|(f, d)| {
+            matches!(d, BDecl::TypeParam(p)
+                if *f == file && inside.contains(&p.name.span.lo.0))
+        });
+        if declared_inside {
+            return None;
+        }
+        let s = self.merged_type_params.get(&s).copied().unwrap_or(s);
+        Some(self.types.of_symbol(10, s))
     }
 }

@@ -22,10 +22,12 @@
 use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
-use swc_ecma_ast::*;
 
-use super::{Checker, expr_entity};
+use super::Checker;
 use crate::bind::{DeclRef as BDecl, GLOBAL_FILE, MemberDecl, SymbolId, flags};
+use crate::syntax::{
+    expr_entity, thisless_fn_param, thisless_pat, thisless_type, thisless_type_params,
+};
 use crate::types::{Mapper, ObjectType, PropSymbol, TypeId, TypeKind, ids};
 
 /// `TypeTable::of_symbol` tag of a class's or interface's `this` type parameter.
@@ -388,58 +390,4 @@ impl<'a> Checker<'a, '_> {
             _ => false,
         }
     }
-}
-
-/// TypeScript's `isThislessType`: keywords, literals, arrays of and references with
-/// such types; anything else might mention `this`.
-fn thisless_type(t: &TsType) -> bool {
-    match t {
-        TsType::TsKeywordType(k) => k.kind != TsKeywordTypeKind::TsIntrinsicKeyword,
-        TsType::TsLitType(_) => true,
-        TsType::TsArrayType(a) => thisless_type(&a.elem_type),
-        TsType::TsTypeRef(r) => r
-            .type_params
-            .as_ref()
-            .is_none_or(|a| a.params.iter().all(|t| thisless_type(t))),
-        _ => false,
-    }
-}
-
-/// A parameter with a `this`-less annotation, or without annotation and initializer.
-fn thisless_fn_param(p: &TsFnParam) -> bool {
-    let ann = match p {
-        TsFnParam::Ident(b) => b.type_ann.as_deref(),
-        TsFnParam::Array(a) => a.type_ann.as_deref(),
-        TsFnParam::Rest(r) => r.type_ann.as_deref(),
-        TsFnParam::Object(o) => o.type_ann.as_deref(),
-    };
-    ann.is_none_or(|a| thisless_type(&a.type_ann))
-}
-
-fn thisless_pat(p: &Pat) -> bool {
-    let ann = match p {
-        Pat::Ident(b) => b.type_ann.as_deref(),
-        Pat::Array(a) => a.type_ann.as_deref(),
-        Pat::Rest(r) => r.type_ann.as_deref(),
-        Pat::Object(o) => o.type_ann.as_deref(),
-        Pat::Assign(a) => {
-            return match &*a.left {
-                Pat::Ident(b) => b
-                    .type_ann
-                    .as_ref()
-                    .is_some_and(|a| thisless_type(&a.type_ann)),
-                _ => false,
-            };
-        }
-        _ => return false,
-    };
-    ann.is_none_or(|a| thisless_type(&a.type_ann))
-}
-
-fn thisless_type_params(tp: Option<&TsTypeParamDecl>) -> bool {
-    tp.is_none_or(|tp| {
-        tp.params
-            .iter()
-            .all(|p| p.constraint.as_deref().is_none_or(thisless_type))
-    })
 }

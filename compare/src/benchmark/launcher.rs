@@ -1,6 +1,7 @@
 //! How a contender's child process is started.
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
+use std::time::Duration;
 
 use crate::contender::Contender;
 
@@ -20,53 +21,35 @@ pub struct Request<'a> {
 /// put in children that crash or lie.
 pub trait Launcher {
     fn command(&self, request: &Request<'_>) -> Command;
+
+    /// How long one run may take before it is killed and recorded as timed out.
+    fn timeout(&self) -> Option<Duration> {
+        None
+    }
 }
 
-/// The child binaries built beside compare: `checkbench-slice`, `checkbench-mimalloc`,
-/// `checkbench-jemalloc` and `checkbench-system`.
+/// The child binaries `checkbench-slice`, `checkbench-mimalloc`, `checkbench-jemalloc` and
+/// `checkbench-system` in `dir`, found and checked by [`super::children::Origin`].
 #[derive(Clone, Debug)]
 pub struct Binaries {
     pub dir: PathBuf,
     /// Passed to children as `--cache-dir` so they read the corpus the parent fetched.
     pub cache_dir: Option<PathBuf>,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum LauncherError {
-    #[error("cannot find the directory of the compare executable: {0}")]
-    CurrentExe(std::io::Error),
-    #[error(
-        "child binary {} is missing; build every binary of compare with `cargo build --release -p compare` (or use `cargo run --release -p compare`)",
-        .0.display()
-    )]
-    Missing(PathBuf),
+    /// `--timeout`: a run still going after this long is killed; `None` waits forever.
+    pub timeout: Option<Duration>,
 }
 
 impl Binaries {
-    /// The binaries next to the running executable.
-    pub fn beside_current_exe(cache_dir: Option<PathBuf>) -> Result<Binaries, LauncherError> {
-        let exe = std::env::current_exe().map_err(LauncherError::CurrentExe)?;
-        let dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
-        Ok(Binaries { dir, cache_dir })
-    }
-
     pub fn path(&self, contender: Contender) -> PathBuf {
         self.dir.join(contender.binary_name())
-    }
-
-    /// Fails before any run if a contender's binary is missing.
-    pub fn check(&self, contenders: &[Contender]) -> Result<(), LauncherError> {
-        for &contender in contenders {
-            let path = self.path(contender);
-            if !path.is_file() {
-                return Err(LauncherError::Missing(path));
-            }
-        }
-        Ok(())
     }
 }
 
 impl Launcher for Binaries {
+    fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
     fn command(&self, request: &Request<'_>) -> Command {
         let mut command = Command::new(self.path(request.contender));
         command

@@ -2,7 +2,9 @@
 //! faults from the kernel's own accounting of the child (wait4's rusage), and the
 //! child's report from its stdout.
 use std::io::{self, Read};
+use std::os::unix::process::CommandExt as _;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use checker::report::RunReport;
@@ -21,6 +23,8 @@ pub enum Exit {
 #[derive(Clone, Debug)]
 pub struct Measurement {
     pub exit: Exit,
+    /// The run outlived the time limit and was killed: `Some(limit)`.
+    pub timed_out: Option<Duration>,
     pub wall: Duration,
     pub rusage: Rusage,
     pub stdout: Vec<u8>,
@@ -38,34 +42,83 @@ pub struct Rusage {
     pub major_faults: u64,
 }
 
+/// How often the watchdog looks at the stop flag while a child runs.
+const STOP_POLL: Duration = Duration::from_millis(50);
+
 /// Spawns `command` with piped output, reads both pipes to the end and reaps the child
-/// with wait4.
-pub fn measure(mut command: Command) -> io::Result<Measurement> {
+/// with wait4. A watchdog selects over the child's exit, the time limit and `stop` (set
+/// by Ctrl-C or SIGTERM): past the limit, or once stopped, the child is killed. The child
+/// dies with compare (PR_SET_PDEATHSIG), however compare dies.
+pub fn measure(
+    mut command: Command,
+    timeout: Option<Duration>,
+    stop: &AtomicBool,
+) -> io::Result<Measurement> {
     command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    // SAFETY: the closure runs in the forked child before exec and only makes two
+    // async-signal-safe system calls, allocating nothing.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // The parent may have died between fork and prctl: then nobody waits for us.
+            if libc::getppid() == 1 {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
+    }
     let start = Instant::now();
     let mut child = command.spawn()?;
     let pid = child.id() as libc::pid_t;
-    let mut stderr_pipe = child.stderr.take();
-    let stderr_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        if let Some(pipe) = stderr_pipe.as_mut() {
-            // A read error leaves what was read; the exit status tells the rest.
-            let _ = pipe.read_to_end(&mut buf);
-        }
-        buf
-    });
-    let mut stdout = Vec::new();
-    let read = match child.stdout.take() {
-        Some(mut pipe) => pipe.read_to_end(&mut stdout).map(drop),
-        None => Ok(()),
+    let reader = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut pipe) = pipe {
+                // A read error leaves what was read; the exit status tells the rest.
+                let _ = pipe.read_to_end(&mut buf);
+            }
+            buf
+        })
     };
-    let (status, usage) = wait4(pid)?;
-    let wall = start.elapsed();
+    let stdout_reader = reader(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr_reader = reader(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let (exited, exit) = crossbeam_channel::bounded(1);
+    std::thread::spawn(move || {
+        let _ = exited.send((wait4(pid), start.elapsed()));
+    });
+    let deadline = timeout.map_or_else(crossbeam_channel::never, crossbeam_channel::after);
+    let poll = crossbeam_channel::tick(STOP_POLL);
+    let mut timed_out = None;
+    let (reaped, wall) = loop {
+        crossbeam_channel::select! {
+            recv(exit) -> reaped => break reaped.map_err(|_| io::Error::other("the wait thread died"))?,
+            recv(deadline) -> _ => {
+                timed_out = timeout;
+                kill(pid);
+            }
+            recv(poll) -> _ => if stop.load(Ordering::SeqCst) {
+                kill(pid);
+            }
+        }
+    };
+    let (status, usage) = reaped?;
+    let stdout = stdout_reader.join().unwrap_or_default();
     let stderr = stderr_reader.join().unwrap_or_default();
-    read?;
     let exit = if libc::WIFSIGNALED(status) {
         Exit::Signal(libc::WTERMSIG(status))
     } else {
@@ -73,11 +126,18 @@ pub fn measure(mut command: Command) -> io::Result<Measurement> {
     };
     Ok(Measurement {
         exit,
+        timed_out,
         wall,
         rusage: usage,
         stdout,
         stderr,
     })
+}
+
+/// SIGKILL to our own child, not yet reaped (the wait thread holds it until it is).
+fn kill(pid: libc::pid_t) {
+    // SAFETY: `pid` is our unreaped child, so the id cannot have been reused.
+    unsafe { libc::kill(pid, libc::SIGKILL) };
 }
 
 /// Reaps `pid`, retrying when a signal interrupts the wait.
@@ -131,7 +191,14 @@ pub fn judge(contender: Contender, round: usize, measured: &Measurement) -> Run 
         allocator: None,
         workload: None,
     };
-    let stderr = last_line(&measured.stderr);
+    let stderr = reason_line(&measured.stderr);
+    if let Some(limit) = measured.timed_out {
+        run.status = RunStatus::Failed(format!(
+            "timed out: killed after {} s (--timeout)",
+            limit.as_secs_f64()
+        ));
+        return run;
+    }
     let because = |what: String| match &stderr {
         Some(line) => format!("{what}: {line}"),
         None => what,
@@ -190,6 +257,8 @@ fn proof(report: &RunReport) -> AllocatorProof {
             largest.unwrap_or(0)
         }),
         fallbacks: slice.map(|s| s.fallbacks.values().sum()),
+        slice_bytes: slice.map(|s| s.slice_bytes),
+        slices: slice.map(|s| s.slices.clone()).unwrap_or_default(),
     }
 }
 
@@ -214,13 +283,15 @@ fn check_allocator(contender: Contender, proof: &AllocatorProof) -> Result<(), S
     Ok(())
 }
 
-fn last_line(bytes: &[u8]) -> Option<String> {
+/// Why a child failed, from its stderr: its first `error` line (clap and the checker
+/// begin with it, and what follows is help or context), else its last line.
+fn reason_line(bytes: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(bytes);
-    let line = text
-        .lines()
-        .rev()
-        .map(str::trim)
-        .find(|line| !line.is_empty())?;
+    let mut lines = text.lines().map(str::trim).filter(|line| !line.is_empty());
+    let line = lines
+        .clone()
+        .find(|line| line.to_ascii_lowercase().starts_with("error"))
+        .or_else(|| lines.next_back())?;
     Some(line.chars().take(200).collect())
 }
 

@@ -83,7 +83,11 @@ impl Runner<'_> {
                 corpus: &corpus,
                 checkers: slot.checkers,
             };
-            let measured = measure::measure(self.launcher.command(&request));
+            let measured = measure::measure(
+                self.launcher.command(&request),
+                self.launcher.timeout(),
+                self.stop,
+            );
             // Ctrl-C reaches the child too, and it may die before our handler has run.
             let child_interrupted =
                 matches!(&measured, Ok(m) if m.exit == Exit::Signal(libc::SIGINT));

@@ -9,7 +9,7 @@ fn main() -> ExitCode {
         // The mallctl string keeps its C terminator.
         .map(|v| v.trim_end_matches(['\0', ' ', '\n']).to_string())
         .unwrap_or_else(|e| format!("unknown ({e})"));
-    checker::cli::main(checker::AllocatorIdentity {
+    compare::child::main(checker::AllocatorIdentity {
         name: "jemalloc",
         identity,
     })

@@ -14,7 +14,7 @@ fn main() -> ExitCode {
         version / 100 % 100,
         version % 100
     );
-    checker::cli::main(checker::AllocatorIdentity {
+    compare::child::main(checker::AllocatorIdentity {
         name: "mimalloc",
         identity,
     })

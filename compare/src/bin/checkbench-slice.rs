@@ -5,7 +5,7 @@ use std::process::ExitCode;
 static ALLOCATOR: slice_alloc::SliceAlloc = slice_alloc::SliceAlloc;
 
 fn main() -> ExitCode {
-    checker::cli::main(checker::AllocatorIdentity {
+    compare::child::main(checker::AllocatorIdentity {
         name: "slice",
         identity: String::new(),
     })

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     // SAFETY: gnu_get_libc_version returns a pointer to a static NUL-terminated string.
     let version = unsafe { CStr::from_ptr(libc::gnu_get_libc_version()) };
-    checker::cli::main(checker::AllocatorIdentity {
+    compare::child::main(checker::AllocatorIdentity {
         name: "system",
         identity: format!("glibc {}", version.to_string_lossy()),
     })

@@ -10,6 +10,7 @@ use crate::results::Results;
 
 pub mod csv;
 pub mod json;
+pub mod lock;
 pub mod markdown;
 pub mod svg;
 
@@ -20,15 +21,18 @@ pub trait Exporter {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("cannot write {path}: {error}")]
+    Write { path: String, error: std::io::Error },
     #[error("cannot write {path}: {why}")]
     Unwritable { path: String, why: String },
     #[error("cannot render {format}: {why}")]
     Render { format: &'static str, why: String },
+    #[error("{first} and {second} name the same file {path}; give each output its own file")]
+    SamePath {
+        first: &'static str,
+        second: &'static str,
+        path: String,
+    },
 }
 
 /// The output formats.
@@ -41,6 +45,16 @@ pub enum Format {
 }
 
 impl Format {
+    /// The command-line option that names this format's file.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Format::Json => "--json",
+            Format::Csv => "--csv",
+            Format::Markdown => "--markdown",
+            Format::Svg => "--svg",
+        }
+    }
+
     fn exporter(self) -> &'static dyn Exporter {
         match self {
             Format::Json => &json::JsonExporter,
@@ -87,9 +101,23 @@ impl Outputs {
     }
 
     /// Fails unless every target can be written: its folder exists and takes new files,
-    /// and the target is not itself a folder. Call before any run.
+    /// the target is not itself a folder, and no two formats share one file (the second
+    /// would overwrite the first after every run). Call before any run.
     pub fn check_writable(&self) -> Result<(), ExportError> {
+        for (i, (format, path)) in self.targets.iter().enumerate() {
+            let same = self.targets[..i]
+                .iter()
+                .find(|(_, other)| same_file(other, path));
+            if let Some((first, other)) = same {
+                return Err(ExportError::SamePath {
+                    first: first.flag(),
+                    second: format.flag(),
+                    path: other.display().to_string(),
+                });
+            }
+        }
         for (_, path) in &self.targets {
+            let path = &follow_link(path);
             let unwritable = |why: String| ExportError::Unwritable {
                 path: path.display().to_string(),
                 why,
@@ -121,6 +149,30 @@ impl Outputs {
     }
 }
 
+/// Whether two output paths end in one file: equal once their folders are resolved
+/// (symbolic links followed), or the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let resolved = |p: &Path| {
+        let target = follow_link(p);
+        let dir = std::fs::canonicalize(parent(&target)).unwrap_or_else(|_| parent(&target).into());
+        target.file_name().map(|name| dir.join(name))
+    };
+    resolved(a).is_some() && resolved(a) == resolved(b)
+}
+
+/// The file a symbolic link at `path` points to (followed to the end), or `path` itself.
+/// Results are written to the link's target, so a link stays a link.
+pub fn follow_link(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::read_link(&path) {
+            Ok(target) => path = parent(&path).join(target),
+            Err(_) => break,
+        }
+    }
+    path
+}
+
 fn parent(path: &Path) -> &Path {
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
@@ -128,11 +180,14 @@ fn parent(path: &Path) -> &Path {
     }
 }
 
-/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`.
+/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`; when
+/// `path` is a symbolic link, over the file it points to, so the link stays.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
-    let error = |source| ExportError::Write {
+    let target = follow_link(path);
+    let path = target.as_path();
+    let error = |error| ExportError::Write {
         path: path.display().to_string(),
-        source,
+        error,
     };
     // Readable like any file the user creates (0666 less the umask), not tempfile's 0600.
     let mut file = tempfile::Builder::new()

@@ -97,3 +97,16 @@ fn an_output_that_is_a_directory_is_refused() {
         &["it is a directory"],
     );
 }
+
+#[test]
+fn more_checkers_than_a_child_takes_are_refused_before_any_run() {
+    fails_saying(&["--checkers", "1,300"], &["--checkers", "300", "1..=256"]);
+}
+
+#[test]
+fn a_corpus_named_twice_is_refused() {
+    fails_saying(
+        &["--corpus", "synthetic,synthetic"],
+        &["--corpus names `synthetic` twice"],
+    );
+}

@@ -62,6 +62,7 @@ pub fn report(contender: Contender, corpus: &str, checkers: usize, digest: &str)
         arenas_claimed: checkers as u32,
         classes: Vec::new(),
         fallbacks: BTreeMap::new(),
+        slices: Vec::new(),
     });
     RunReport {
         corpus: corpus.to_string(),

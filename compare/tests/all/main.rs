@@ -1,7 +1,10 @@
 //! compare's integration tests, one module per feature.
 mod bad_input;
+mod careless;
+mod child_builds;
 mod children;
 mod fake;
+mod model;
 mod report;
 mod resume;
 mod schedule;

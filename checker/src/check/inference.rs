@@ -1,0 +1,188 @@
+//! Inference of type arguments from argument types: through unions, references, members
+//! and signatures.
+use rustc_hash::FxHashMap;
+
+use super::Checker;
+use crate::types::{Mapper, Signature, TypeId, TypeKind, ids};
+
+impl<'a, 'b> Checker<'a, 'b> {
+    pub(super) fn infer_from(
+        &mut self,
+        p: TypeId,
+        a: TypeId,
+        tps: &[TypeId],
+        out: &mut FxHashMap<TypeId, Vec<TypeId>>,
+        depth: u32,
+    ) {
+        if depth > 8 || !self.types.is_generic(p) || a == ids::ERROR {
+            return;
+        }
+        let a = self.expand_lazy(a);
+        if a == ids::ANY {
+            if tps.contains(&p) {
+                out.entry(p).or_default().push(ids::ANY);
+            }
+            return;
+        }
+        match (self.types.kind(p).clone(), self.types.kind(a).clone()) {
+            (TypeKind::TypeParam(_), _) if tps.contains(&p) => {
+                out.entry(p).or_default().push(a);
+            }
+            (TypeKind::Union(ps), _) if ps.iter().filter(|x| tps.contains(x)).count() == 1 => {
+                let naked = *ps.iter().find(|x| tps.contains(x)).unwrap_or(&p);
+                self.infer_to_union(&ps, naked, a, tps, out, depth);
+            }
+            (TypeKind::Union(ps), _) | (TypeKind::Intersection(ps), _) => {
+                for x in ps.iter() {
+                    self.infer_from(*x, a, tps, out, depth + 1);
+                }
+            }
+            // From each member of a union source.
+            (_, TypeKind::Union(as_)) => {
+                for y in as_.iter() {
+                    self.infer_from(p, *y, tps, out, depth + 1);
+                }
+            }
+            (TypeKind::Reference(ps, pa), TypeKind::Reference(as_, aa)) if ps == as_ => {
+                for (x, y) in pa.iter().zip(aa.iter()) {
+                    self.infer_from(*x, *y, tps, out, depth + 1);
+                }
+            }
+            (TypeKind::Reference(_, pa), TypeKind::Tuple(es))
+                if pa.len() == 1 && self.tuple_infers_to(p) =>
+            {
+                let e = self.types.union(&es);
+                self.infer_from(pa[0], e, tps, out, depth + 1);
+            }
+            (TypeKind::Tuple(ps), TypeKind::Tuple(es)) => {
+                for (x, y) in ps.iter().zip(es.iter()) {
+                    self.infer_from(*x, *y, tps, out, depth + 1);
+                }
+            }
+            (TypeKind::Tuple(ps), TypeKind::Reference(s, aa))
+                if Some(s) == self.globals.array && aa.len() == 1 =>
+            {
+                for x in ps.iter() {
+                    self.infer_from(*x, aa[0], tps, out, depth + 1);
+                }
+            }
+            // A homomorphic mapped type over an inferred `T` (`Partial<T>`): `T` is about
+            // the argument itself (TypeScript reverses the mapping; this keeps it).
+            (TypeKind::Mapped(mt), _) => {
+                if let Some(h) = mt.root.homomorphic {
+                    let h = self.inst_opt(h, mt.mapper.as_deref());
+                    if tps.contains(&h) {
+                        out.entry(h).or_default().push(a);
+                    }
+                }
+            }
+            (TypeKind::Object(_), _) => self.infer_from_members(p, a, tps, out, depth),
+            // A generic reference against another object type: member by member, as
+            // TypeScript's inferFromObjectTypes (`Set<string>` to `Iterable<T>` through
+            // `[Symbol.iterator]`).
+            (
+                TypeKind::Reference(..),
+                TypeKind::Object(_)
+                | TypeKind::Declared(_)
+                | TypeKind::Reference(..)
+                | TypeKind::ClassStatic(_)
+                | TypeKind::Intersection(_),
+            ) => self.infer_from_members(p, a, tps, out, depth),
+            _ => {}
+        }
+    }
+
+    /// Inference from the members of `a` to those of `p`: properties, call and construct
+    /// signatures, the string index.
+    pub(super) fn infer_from_members(
+        &mut self,
+        p: TypeId,
+        a: TypeId,
+        tps: &[TypeId],
+        out: &mut FxHashMap<TypeId, Vec<TypeId>>,
+        depth: u32,
+    ) {
+        let po = self.members(p);
+        let am = self.members(a);
+        for name in &po.order {
+            if let Some(ap) = am.props.get(name) {
+                let (x, y) = (self.prop_ty(&po.props[name]), self.prop_ty(ap));
+                self.infer_from(x, y, tps, out, depth + 1);
+            }
+        }
+        for (ps, as_) in [(&po.calls, &am.calls), (&po.constructs, &am.constructs)] {
+            // TypeScript infers from the last overload.
+            let source = if self.cond_infer > 0 {
+                as_.last()
+            } else {
+                as_.first()
+            };
+            if let (Some(ps), Some(as_)) = (ps.first(), source) {
+                let (ps, as_) = (ps.clone(), as_.clone());
+                self.infer_from_signature(&ps, &as_, tps, out, depth);
+            }
+        }
+        if let Some(pi) = po.string_index {
+            for name in &am.order {
+                let y = self.prop_ty(&am.props[name]);
+                self.infer_from(pi, y, tps, out, depth + 1);
+            }
+        }
+    }
+
+    pub(super) fn infer_from_signature(
+        &mut self,
+        ps: &Signature,
+        as_: &Signature,
+        tps: &[TypeId],
+        out: &mut FxHashMap<TypeId, Vec<TypeId>>,
+        depth: u32,
+    ) {
+        // For an `infer`, a generic source signature is erased: its own type parameters
+        // become their constraints, or `unknown` (TypeScript's base signature).
+        let erased;
+        let as_ = if self.cond_infer > 0 && !as_.type_params.is_empty() {
+            let tp = as_.type_params.clone();
+            let args: Vec<TypeId> = tp
+                .iter()
+                .map(|&x| self.infer_param_default(x, None, ids::UNKNOWN))
+                .collect();
+            let m = Mapper::new(&self.types, &tp, &args);
+            erased = self.instantiate_signature(as_, &m);
+            &erased
+        } else {
+            as_
+        };
+        let n = ps.params.len();
+        for (i, x) in ps.params.iter().enumerate() {
+            if ps.rest && i + 1 == n && tps.contains(&x.ty) {
+                // `...args: infer P` takes the remaining parameters as a tuple.
+                let rest = if as_.rest && i + 1 == as_.params.len() {
+                    as_.params[i].ty
+                } else {
+                    let fixed = if as_.rest {
+                        as_.params.len().saturating_sub(1)
+                    } else {
+                        as_.params.len()
+                    };
+                    let es: Box<[TypeId]> = as_
+                        .params
+                        .iter()
+                        .take(fixed)
+                        .skip(i)
+                        .map(|q| q.ty)
+                        .collect();
+                    self.types.tuple(es)
+                };
+                out.entry(x.ty).or_default().push(rest);
+                break;
+            }
+            match as_.params.get(i) {
+                Some(y) => self.infer_from(x.ty, y.ty, tps, out, depth + 1),
+                None => break,
+            }
+        }
+        self.infer_from_predicate(ps, as_, tps, out, depth);
+        self.infer_from(ps.ret, as_.ret, tps, out, depth + 1);
+    }
+}

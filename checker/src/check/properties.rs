@@ -1,0 +1,231 @@
+//! Properties: the type of a property on a type (members, index signatures, unions,
+//! intersections), array element types, `keyof` and indexed access.
+use swc_atoms::Atom;
+
+use super::Checker;
+use crate::syntax;
+use crate::types::{PropSymbol, TypeId, TypeKind, UNRESOLVED, ids, tflags};
+
+impl<'a, 'b> Checker<'a, 'b> {
+    pub(super) fn keyof(&mut self, t: TypeId) -> TypeId {
+        if let TypeKind::Mapped(mt) = self.types.kind(t)
+            && mt.root.name_type.is_none()
+        {
+            return mt.constraint;
+        }
+        if self.types.is_generic(t) {
+            return self.types.keyof(t);
+        }
+        match self.types.kind(t).clone() {
+            TypeKind::Any => return self.types.union(&[ids::STRING, ids::NUMBER, ids::SYMBOL]),
+            TypeKind::Never => return ids::NEVER,
+            // `keyof (A | B)` is `keyof A & keyof B`: the keys every member has (a member
+            // with a string index signature takes any string key).
+            TypeKind::Union(ms) => {
+                let mut common: Option<Vec<TypeId>> = None;
+                for m in ms.iter() {
+                    let k = self.keyof(*m);
+                    if k == ids::STRING {
+                        continue;
+                    }
+                    let keys: Vec<TypeId> = match self.types.kind(k) {
+                        TypeKind::Union(ks) => ks.to_vec(),
+                        TypeKind::Never => Vec::new(),
+                        _ => vec![k],
+                    };
+                    common = Some(match common {
+                        None => keys,
+                        Some(c) => c.into_iter().filter(|x| keys.contains(x)).collect(),
+                    });
+                }
+                return match common {
+                    None => ids::STRING,
+                    Some(c) => self.types.union(&c),
+                };
+            }
+            _ => {}
+        }
+        let m = self.members(t);
+        if m.string_index.is_some() {
+            return ids::STRING;
+        }
+        let names: Vec<Atom> = m.order.iter().take(512).cloned().collect();
+        let lits: Vec<TypeId> = names.iter().map(|n| self.types.string_lit(n)).collect();
+        self.types.union(&lits)
+    }
+
+    pub(super) fn indexed_access(&mut self, o: TypeId, k: TypeId) -> TypeId {
+        if self.types.is_generic(o) || self.types.is_generic(k) {
+            return self.types.indexed(o, k);
+        }
+        match self.types.kind(k).clone() {
+            TypeKind::StringLit(s) => self.property_type(o, &s).unwrap_or(ids::ERROR),
+            TypeKind::NumberLit(n) => {
+                if let TypeKind::Tuple(es) = self.types.kind(o) {
+                    return es.get(n as usize).copied().unwrap_or(ids::UNDEFINED);
+                }
+                self.property_type(o, &Atom::from(syntax::format_number(n)))
+                    .unwrap_or_else(|| self.element_type(o))
+            }
+            TypeKind::Union(ks) => {
+                let ts: Vec<TypeId> = ks.iter().map(|&k| self.indexed_access(o, k)).collect();
+                self.types.union(&ts)
+            }
+            TypeKind::Number => self.element_type(o),
+            _ => {
+                let m = self.members(o);
+                m.string_index.unwrap_or(ids::ANY)
+            }
+        }
+    }
+
+    pub(super) fn element_type(&mut self, t: TypeId) -> TypeId {
+        match self.types.kind(t).clone() {
+            TypeKind::Reference(_, args) if args.len() == 1 => args[0],
+            TypeKind::Tuple(es) => self.types.union(&es),
+            TypeKind::Any => ids::ANY,
+            _ => {
+                let m = self.members(t);
+                m.number_index.or(m.string_index).unwrap_or(ids::ANY)
+            }
+        }
+    }
+
+    /// A property's type, resolved on first use (as TypeScript resolves member symbols).
+    pub(super) fn prop_ty(&mut self, p: &PropSymbol) -> TypeId {
+        let t = p.ty.get();
+        if t != UNRESOLVED {
+            return t;
+        }
+        let outer = self.begin_cached();
+        let outer_taint = std::mem::replace(&mut self.inst_taint, false);
+        let t = match (&p.origin, p.declaration) {
+            (Some((origin, mapper)), _) => {
+                let base = self.prop_ty(origin);
+                self.instantiate(base, mapper)
+            }
+            (None, Some(decl)) => self.type_of_symbol(decl),
+            (None, None) => ids::ANY,
+        };
+        let clean = self.end_cached(outer);
+        let tainted = self.inst_taint;
+        if clean && !tainted {
+            p.ty.set(t);
+        }
+        self.inst_taint = outer_taint || tainted;
+        t
+    }
+
+    /// Property `name` among `t`'s own members and index signatures (an optional one with
+    /// `undefined`), not those `Object` or `Function` lend it.
+    pub(super) fn declared_property_type(&mut self, t: TypeId, name: &Atom) -> Option<TypeId> {
+        let m = self.members(t);
+        if let Some(p) = m.props.get(name) {
+            let ty = self.prop_ty(p);
+            return Some(if p.optional {
+                self.types.union(&[ty, ids::UNDEFINED])
+            } else {
+                ty
+            });
+        }
+        if name.parse::<f64>().is_ok()
+            && let Some(i) = m.number_index
+        {
+            return Some(i);
+        }
+        m.string_index
+    }
+
+    /// The type of property `name` on `t`, or `None` when it has none.
+    pub(super) fn property_type(&mut self, t: TypeId, name: &Atom) -> Option<TypeId> {
+        match self.types.kind(t).clone() {
+            TypeKind::Any | TypeKind::Unknown if t == ids::ANY || t == ids::ERROR => Some(ids::ANY),
+            TypeKind::Any => Some(ids::ANY),
+            TypeKind::Union(ms) => {
+                let mut out = Vec::with_capacity(ms.len());
+                let mut missing = false;
+                for &m in ms.iter() {
+                    if m == ids::UNDEFINED || m == ids::NULL {
+                        continue;
+                    }
+                    match self.property_type(m, name) {
+                        Some(t) => out.push(t),
+                        // An object literal's type lacking it gives `undefined`.
+                        None if self.types.flags(m)
+                            & (tflags::OBJECT_LITERAL | tflags::CONTAINS_SPREAD)
+                            == tflags::OBJECT_LITERAL =>
+                        {
+                            missing = true;
+                        }
+                        None => return None,
+                    }
+                }
+                if missing {
+                    if out.is_empty() {
+                        return None;
+                    }
+                    out.push(ids::UNDEFINED);
+                }
+                Some(self.types.union(&out))
+            }
+            TypeKind::Intersection(ms) => {
+                let found = self.intersection_property_types(&ms, name);
+                if found.is_empty() {
+                    None
+                } else {
+                    Some(self.types.intersection(&found))
+                }
+            }
+            TypeKind::Keyof(_) | TypeKind::Indexed(..) => Some(ids::ANY),
+            TypeKind::Conditional(_) => {
+                let c = self.conditional_constraint(t);
+                if c == t {
+                    Some(ids::ANY)
+                } else {
+                    self.property_type(c, name)
+                }
+            }
+            // A type parameter constrained by a class or interface with a `this` type has
+            // its members with `this` := itself (below); others those of their constraint.
+            TypeKind::TypeParam(p) if self.this_apparent_target(t).is_none() => {
+                match self.constraint_of(p) {
+                    Some(c) if c != t => self.property_type(c, name),
+                    _ => None,
+                }
+            }
+            TypeKind::Null
+            | TypeKind::Undefined
+            | TypeKind::Void
+            | TypeKind::Never
+            | TypeKind::Unknown => None,
+            _ => {
+                if let Some(ty) = self.declared_property_type(t, name) {
+                    return Some(ty);
+                }
+                let m = self.members(t);
+                let fallback = if !m.calls.is_empty() || !m.constructs.is_empty() {
+                    self.globals.function
+                } else {
+                    None
+                }
+                .or(self.globals.object);
+                if let Some(g) = fallback {
+                    let gt = self.declared_type(g);
+                    if gt != t {
+                        let gm = self.members(gt);
+                        if let Some(p) = gm.props.get(name) {
+                            return Some(self.prop_ty(p));
+                        }
+                        if let Some(o) = self.globals.object.filter(|&o| Some(o) != Some(g)) {
+                            let ot = self.declared_type(o);
+                            if let Some(p) = self.members(ot).props.get(name) {
+                                return Some(self.prop_ty(p));
+                            }
+                        }
+                    }
+                }
+                None
+            }
+        }
+    }
+}

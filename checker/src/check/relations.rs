@@ -1,0 +1,267 @@
+//! Relations: assignability, structural comparison of members and signatures, with the
+//! checker's relation cache (assumed related while in progress).
+
+use super::{Checker, limits};
+use crate::types::{Signature, TypeId, TypeKind, ids};
+
+impl<'a, 'b> Checker<'a, 'b> {
+    /// Whether `s` is assignable to `t`, structurally, with the checker's relation cache.
+    pub fn is_assignable(&mut self, s: TypeId, t: TypeId) -> bool {
+        // A fresh literal type and its regular type are the same type to every relation.
+        let (s, t) = (self.types.regular_literal(s), self.types.regular_literal(t));
+        if s == t
+            || t == ids::ANY
+            || t == ids::UNKNOWN
+            || t == ids::ERROR
+            || s == ids::ANY
+            || s == ids::ERROR
+            || s == ids::NEVER
+        {
+            return true;
+        }
+        if let Some(&r) = self.relations.get(&(s, t)) {
+            self.cached_relation_unreliable(s, t);
+            return r;
+        }
+        let step = if self.relating.contains(&(s, t)) {
+            limits::RelationStep::Maybe
+        } else {
+            self.enter_relation(s, t)
+        };
+        match step {
+            // Assumed related while in progress (or maybe related at a relation limit);
+            // results that lean on the assumption are cached only once the outermost
+            // relation is settled, so the cache never depends on the order in which
+            // relations were asked.
+            limits::RelationStep::Maybe => {
+                self.assumed = true;
+                return true;
+            }
+            limits::RelationStep::Overflow => return false,
+            limits::RelationStep::Compare => {}
+        }
+        self.relating.insert((s, t));
+        let outer_assumed = std::mem::replace(&mut self.assumed, false);
+        let outer_lean = self.begin_cached();
+        let outer_unreliable = self.begin_unreliable();
+        let outer_taint = std::mem::replace(&mut self.inst_taint, false);
+        let r = self.structured_assignable(s, t);
+        // Property types met through a value placeholder, or instantiations past the depth
+        // limit (signatures instantiated in context): not cached for good.
+        let tainted = self.inst_taint;
+        self.inst_taint = outer_taint || tainted;
+        self.end_unreliable(s, t, outer_unreliable);
+        let clean = self.end_cached(outer_lean) && !tainted;
+        let leaned = self.assumed;
+        let outermost = self.finish_relation(s, t, r && leaned && clean);
+        if clean && (!r || !leaned || outermost) {
+            self.relations.insert((s, t), r);
+        }
+        self.assumed = outer_assumed || (leaned && r && !outermost);
+        r
+    }
+
+    pub(super) fn structured_assignable(&mut self, s: TypeId, t: TypeId) -> bool {
+        if self.is_fresh(s)
+            && let Some(r) = self.fresh_literal_related(s, t)
+        {
+            return r;
+        }
+        self.note_unreliable(s, t);
+        if let Some(r) = self.related_by_variance(s, t) {
+            return r;
+        }
+        let sk = self.types.kind(s).clone();
+        let tk = self.types.kind(t).clone();
+        match (&sk, &tk) {
+            (TypeKind::Union(ms), _) => return ms.iter().all(|&m| self.is_assignable(m, t)),
+            // A deferred conditional type relates through its constraint (both branches);
+            // as a target it is taken to be related (TypeScript relates it only to an
+            // identical or similar conditional type; leniency keeps false positives down).
+            (TypeKind::Conditional(_), _) => {
+                let c = self.conditional_constraint(s);
+                return c != s && self.is_assignable(c, t);
+            }
+            // A concrete source must at least fit one branch.
+            (_, TypeKind::Conditional(c)) => {
+                if self.types.is_generic(s) {
+                    return true;
+                }
+                let (a, b) = self.conditional_branches(c);
+                return self.is_assignable(s, a) || self.is_assignable(s, b);
+            }
+            (_, TypeKind::Mapped(_)) => return true,
+            (_, TypeKind::Union(ms)) => {
+                if ms.iter().any(|&m| self.is_assignable(s, m)) {
+                    return true;
+                }
+                if let TypeKind::Boolean = sk {
+                    return ms.contains(&ids::TRUE) && ms.contains(&ids::FALSE);
+                }
+                return false;
+            }
+            (_, TypeKind::Intersection(ms)) => return ms.iter().all(|&m| self.is_assignable(s, m)),
+            (TypeKind::Intersection(ms), _) if ms.iter().any(|&m| self.is_assignable(m, t)) => {
+                return true;
+            }
+            (TypeKind::LazyAlias(a, args), _) => {
+                let r = self.type_reference(*a, args.to_vec());
+                return r == s || self.is_assignable(r, t);
+            }
+            (_, TypeKind::LazyAlias(a, args)) => {
+                let r = self.type_reference(*a, args.to_vec());
+                return r == t || self.is_assignable(s, r);
+            }
+            _ => {}
+        }
+        use TypeKind as K;
+        match (&sk, &tk) {
+            (K::Undefined, K::Void) => true,
+            (K::Undefined | K::Null, _) => false,
+            (_, K::Undefined | K::Null | K::Void | K::Never) => false,
+            (K::StringLit(_), K::String)
+            | (K::NumberLit(_), K::Number)
+            | (K::BoolLit(_), K::Boolean)
+            | (K::BigIntLit(_), K::BigInt) => true,
+            (K::StringLit(a), K::StringLit(b)) => a == b,
+            (K::NumberLit(a), K::NumberLit(b)) => a == b,
+            // String enums relate to `string`, numeric ones to `number` (both ways), as
+            // their members' values say.
+            (K::EnumLiteral(m), K::String) => self.enum_member_is_string(*m),
+            (K::Enum(e), K::String) => self.enum_is_string(*e),
+            (K::EnumLiteral(m), K::Number) => !self.enum_member_is_string(*m),
+            (K::Enum(e), K::Number) => !self.enum_is_string(*e),
+            (K::NumberLit(_) | K::Number, K::Enum(e)) => !self.enum_is_string(*e),
+            (K::EnumLiteral(m), K::Enum(e)) => {
+                self.bound.symbol(*e).exports.values().any(|x| x == m)
+            }
+            (K::EnumLiteral(_), K::EnumLiteral(_)) | (K::Enum(_), K::Enum(_)) => false,
+            (
+                K::String | K::Number | K::Boolean | K::BigInt | K::EsSymbol,
+                K::String | K::Number | K::Boolean | K::BigInt | K::EsSymbol,
+            ) => false,
+            (
+                _,
+                K::StringLit(_)
+                | K::NumberLit(_)
+                | K::BoolLit(_)
+                | K::BigIntLit(_)
+                | K::EnumLiteral(_)
+                | K::Enum(_),
+            ) => false,
+            (_, K::String | K::Number | K::Boolean | K::BigInt | K::EsSymbol) => false,
+            (
+                K::String
+                | K::Number
+                | K::Boolean
+                | K::BigInt
+                | K::EsSymbol
+                | K::StringLit(_)
+                | K::NumberLit(_)
+                | K::BoolLit(_)
+                | K::BigIntLit(_),
+                K::NonPrimitive,
+            ) => false,
+            (_, K::NonPrimitive) => true,
+            (K::TypeParam(p), _) => match self.constraint_of(*p) {
+                Some(c) if c != s => self.is_assignable(c, t),
+                _ => false,
+            },
+            (_, K::TypeParam(_)) => false,
+            (K::Keyof(_) | K::Indexed(..), _) | (_, K::Keyof(_) | K::Indexed(..)) => true,
+            _ => self.structural(s, t),
+        }
+    }
+
+    pub(super) fn structural(&mut self, s: TypeId, t: TypeId) -> bool {
+        let tm = self.members(t);
+        let sm = self.members(s);
+        for name in &tm.order {
+            let tp = &tm.props[name];
+            match sm.props.get(name) {
+                Some(sp) => {
+                    // An optional property does not fill a required one.
+                    if sp.optional && !tp.optional {
+                        return false;
+                    }
+                    let (sty, mut tty) = (self.prop_ty(sp), self.prop_ty(tp));
+                    if tp.optional {
+                        // An optional property also takes `undefined` (TypeScript without
+                        // `exactOptionalPropertyTypes`).
+                        tty = self.types.union(&[tty, ids::UNDEFINED]);
+                    }
+                    if !self.is_assignable(sty, tty) {
+                        return false;
+                    }
+                }
+                None => {
+                    if tp.optional {
+                        continue;
+                    }
+                    // Primitives' and functions' own members come from their apparent types.
+                    if self.property_type(s, name).is_none() {
+                        return false;
+                    }
+                }
+            }
+        }
+        if let Some(tsig) = tm.calls.first() {
+            let erase = sm.calls.len() != 1 || tm.calls.len() != 1;
+            let ok = sm
+                .calls
+                .iter()
+                .any(|ss| self.signature_related(ss, tsig, erase));
+            if !(ok || sm.calls.is_empty() && matches!(self.types.kind(s), TypeKind::Any)) {
+                return false;
+            }
+        }
+        if let Some(tsig) = tm.constructs.first()
+            && !sm.constructs.iter().any(|ss| {
+                let erase = sm.constructs.len() != 1 || tm.constructs.len() != 1;
+                self.signature_related(ss, tsig, erase)
+            })
+        {
+            return false;
+        }
+        if let Some(ti) = tm.string_index
+            && sm.string_index.is_none()
+        {
+            let names = sm.order.clone();
+            for n in names {
+                let pt = self.prop_ty(&sm.props[&n]);
+                if !self.is_assignable(pt, ti) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Two signatures compared as plain ones (a generic source is first instantiated in
+    /// the target's context by `signature_related`; a target's own type parameters stay as
+    /// they are).
+    pub(super) fn signature_assignable(&mut self, s: &Signature, t: &Signature) -> bool {
+        if self.measuring() {
+            return self.signature_related_measuring(s, t, false);
+        }
+        if s.min_args > t.params.len() && !t.rest {
+            return false;
+        }
+        // Parameters pair up by position, a rest parameter giving its element (or tuple
+        // element) type to every position from its own.
+        let n = s.params.len().max(t.params.len());
+        for i in 0..n {
+            let (Some(sp), Some(tp)) = (self.param_at(s, i), self.param_at(t, i)) else {
+                continue;
+            };
+            // Parameters are compared bivariantly, as TypeScript does for methods.
+            if !self.is_assignable(tp, sp) && !self.is_assignable(sp, tp) {
+                return false;
+            }
+        }
+        if let Some(related) = self.predicate_related(s, t) {
+            return related;
+        }
+        t.ret == ids::VOID || self.is_assignable(s.ret, t.ret)
+    }
+}

@@ -1,0 +1,104 @@
+//! Resolutions in progress (TypeScript's `resolutionTargets`): a value type or an inferred
+//! return type met again while it is computed gives a placeholder, and what leaned on that
+//! placeholder is kept only provisionally, until the resolution it leaned on completes.
+
+use super::Checker;
+use crate::bind::SymbolId;
+use crate::types::TypeId;
+
+/// A lazily computed result that a cycle can meet again while it is being computed:
+/// meeting it gives a placeholder (`any`), as TypeScript does.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(super) enum Resolution {
+    /// The type of a symbol in a value position.
+    Value(SymbolId),
+    /// The return type inferred from a function body (by node key).
+    Return(u64),
+    /// The measured variances of a generic type's parameters (`check/variance.rs`).
+    Variance(SymbolId),
+}
+
+/// A [`Resolution`] in progress, and the provisional results that leaned on its
+/// placeholder (forgotten when it completes).
+pub(super) struct Pending {
+    what: Resolution,
+    provisional: Vec<Resolution>,
+}
+
+/// No in-progress placeholder was met: what was computed may be cached.
+pub(super) const NO_LEAN: usize = usize::MAX;
+
+impl<'a, 'b> Checker<'a, 'b> {
+    /// Starts computing `what`. `None` when it is already in progress (a cycle): the caller
+    /// gives its placeholder, and whatever leans on that is not cached for good.
+    pub(super) fn begin_resolution(&mut self, what: Resolution) -> Option<(usize, usize)> {
+        if let Some(&at) = self.resolving.get(&what) {
+            self.lean = self.lean.min(at);
+            return None;
+        }
+        let at = self.resolutions.len();
+        self.resolutions.push(Pending {
+            what,
+            provisional: Vec::new(),
+        });
+        self.resolving.insert(what, at);
+        Some((at, std::mem::replace(&mut self.lean, NO_LEAN)))
+    }
+
+    /// Completes the resolution `begin_resolution` started, with result `t`. Returns
+    /// whether `t` may be cached for good: it leaned on no placeholder, or only on its own
+    /// (it is where the cycle was entered). Otherwise `t` is kept provisionally, for as long
+    /// as the resolution it leaned on is in progress.
+    pub(super) fn end_resolution(&mut self, (at, outer): (usize, usize), t: TypeId) -> bool {
+        let pending = self.resolutions.pop().expect("a resolution in progress");
+        debug_assert_eq!(self.resolutions.len(), at);
+        self.resolving.remove(&pending.what);
+        for p in pending.provisional {
+            self.provisional.remove(&p);
+        }
+        let lean = self.lean;
+        if lean >= at {
+            self.lean = outer;
+            true
+        } else {
+            self.keep_provisionally(pending.what, t, lean);
+            self.lean = outer.min(lean);
+            false
+        }
+    }
+
+    /// Remembers `t` for `what` until the resolution at `lean` completes.
+    pub(super) fn keep_provisionally(&mut self, what: Resolution, t: TypeId, lean: usize) {
+        self.provisional.insert(what, (t, lean));
+        self.resolutions[lean].provisional.push(what);
+    }
+
+    /// A provisional result for `what`; using it leans on what it leaned on.
+    pub(super) fn provisional_type(&mut self, what: Resolution) -> Option<TypeId> {
+        let &(t, lean) = self.provisional.get(&what)?;
+        self.lean = self.lean.min(lean);
+        Some(t)
+    }
+
+    /// Starts a computation whose result a cache keeps (by type, node or symbol).
+    pub(super) fn begin_cached(&mut self) -> usize {
+        std::mem::replace(&mut self.lean, NO_LEAN)
+    }
+
+    /// Ends what `begin_cached` started; whether its result may be cached (it leaned on no
+    /// placeholder of a resolution still in progress).
+    pub(super) fn end_cached(&mut self, outer: usize) -> bool {
+        let clean = self.lean == NO_LEAN;
+        self.lean = self.lean.min(outer);
+        clean
+    }
+
+    /// The value type a symbol has been given (by inference or by a contextual
+    /// signature), cached or provisional.
+    pub(super) fn known_value_type(&mut self, s: SymbolId) -> Option<TypeId> {
+        if let Some(t) = self.sym_links.get(&s).and_then(|l| l.value_type) {
+            return Some(t);
+        }
+        self.provisional_type(Resolution::Value(s))
+    }
+}

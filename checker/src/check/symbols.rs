@@ -1,0 +1,301 @@
+//! Symbols in type positions: entity names, exports and aliases resolved, the declared type
+//! of a symbol, type references, type parameters' defaults and constraints.
+use std::rc::Rc;
+
+use swc_atoms::Atom;
+
+use super::Checker;
+use crate::bind::{DeclRef as BDecl, Imported, SymbolId, flags};
+use crate::types::{Mapper, TypeId, ids};
+
+impl<'a, 'b> Checker<'a, 'b> {
+    /// The symbol an entity name (`A`, `A.B.C`) denotes.
+    pub(super) fn resolve_entity(&mut self, file: u32, entity: &[(u32, Atom)]) -> Option<SymbolId> {
+        let (pos, name) = &entity[0];
+        let mut s = self.bound.resolve(file, *pos, name)?;
+        for (_, part) in &entity[1..] {
+            s = self.resolve_alias(s);
+            s = self.export_of_symbol(s, part)?;
+        }
+        Some(s)
+    }
+
+    pub(super) fn export_of_symbol(&mut self, s: SymbolId, name: &Atom) -> Option<SymbolId> {
+        let sym = self.bound.symbol(s);
+        if let Some(&e) = sym.exports.get(name) {
+            return Some(e);
+        }
+        for (_, d) in &sym.decls {
+            if let BDecl::Import {
+                module: Some(m),
+                imported: Imported::Namespace,
+                ..
+            } = d
+            {
+                let m = *m;
+                return self.resolve_export(m, name, 0);
+            }
+        }
+        None
+    }
+
+    /// Resolves `name` among the exports of module `file`, following re-exports.
+    pub(super) fn resolve_export(
+        &mut self,
+        file: u32,
+        name: &Atom,
+        depth: u32,
+    ) -> Option<SymbolId> {
+        if depth > 32 {
+            return None;
+        }
+        let fb = &self.bound.files[file as usize];
+        if let Some(&s) = fb.exports.get(name) {
+            return Some(s);
+        }
+        if name.as_str() == "default" {
+            return None;
+        }
+        let stars = fb.export_stars.clone();
+        stars
+            .into_iter()
+            .find_map(|m| self.resolve_export(m, name, depth + 1))
+    }
+
+    /// Follows import aliases to the symbol they stand for (the alias itself when it does
+    /// not resolve, or when imports form a cycle).
+    pub(super) fn resolve_alias(&mut self, s: SymbolId) -> SymbolId {
+        let mut cur = s;
+        for _ in 0..32 {
+            if self.bound.symbol(cur).flags & flags::ALIAS == 0 {
+                return cur;
+            }
+            if let Some(cached) = self.sym_links.get(&cur).and_then(|l| l.alias_target) {
+                match cached {
+                    Some(t) => cur = t,
+                    None => return cur,
+                }
+                continue;
+            }
+            let target = match self.bound.symbol(cur).decls.first() {
+                Some((
+                    _,
+                    BDecl::Import {
+                        module: Some(m),
+                        imported,
+                        ..
+                    },
+                )) => {
+                    let m = *m;
+                    match imported {
+                        Imported::Named(n) => {
+                            let n = n.clone();
+                            self.resolve_export(m, &n, 0)
+                        }
+                        Imported::Default => self.resolve_export(m, &Atom::from("default"), 0),
+                        Imported::Namespace => None,
+                    }
+                }
+                _ => None,
+            };
+            self.links(cur).alias_target = Some(target);
+            match target {
+                Some(t) if t != cur => cur = t,
+                _ => return cur,
+            }
+        }
+        cur
+    }
+
+    pub(super) fn type_params_of(&mut self, s: SymbolId) -> Rc<[TypeId]> {
+        if let Some(tp) = self.sym_links.get(&s).and_then(|l| l.type_params.clone()) {
+            return tp;
+        }
+        let decls = self.bound.symbol(s).decls.clone();
+        let mut params: Rc<[TypeId]> = Rc::new([]);
+        for (file, d) in decls {
+            let tp = match d {
+                BDecl::Class(c) => c.type_params.as_deref(),
+                BDecl::Interface(i) => i.type_params.as_deref(),
+                BDecl::Alias(a) => a.type_params.as_deref(),
+                _ => None,
+            };
+            if tp.is_some() {
+                params = self.type_param_types(file, tp).into();
+                break;
+            }
+        }
+        self.links(s).type_params = Some(params.clone());
+        params
+    }
+
+    /// A reference to a named type with arguments.
+    pub(super) fn type_reference(&mut self, s: SymbolId, args: Vec<TypeId>) -> TypeId {
+        let s = self.resolve_alias(s);
+        let sym = self.bound.symbol(s);
+        let f = sym.flags;
+        if f & flags::TYPE_PARAM != 0 {
+            let s = self.merged_type_params.get(&s).copied().unwrap_or(s);
+            return self.types.of_symbol(10, s);
+        }
+        if f & (flags::CLASS | flags::INTERFACE) != 0 {
+            let params = self.type_params_of(s);
+            if params.is_empty() {
+                return self.declared_type(s);
+            }
+            let args = self.fill_args(s, &params, args);
+            return self.types.reference(s, args.into());
+        }
+        if f & flags::TYPE_ALIAS != 0 {
+            let params = self.type_params_of(s);
+            if let Some(&(_, at)) = self.alias_stack.iter().find(|e| e.0 == s)
+                && self.deferred > at
+            {
+                let args = self.fill_args(s, &params, args);
+                return self.types.lazy_alias(s, args.into());
+            }
+            let body = self.declared_type(s);
+            if params.is_empty() {
+                return body;
+            }
+            let args = self.fill_args(s, &params, args);
+            let m = Mapper::new(&self.types, &params, &args);
+            return self.instantiate(body, &m);
+        }
+        if f & flags::ENUM != 0 {
+            return self.types.of_symbol(14, s);
+        }
+        if f & flags::ENUM_MEMBER != 0 {
+            return self.types.of_symbol(15, s);
+        }
+        ids::ERROR
+    }
+
+    pub(super) fn fill_args(
+        &mut self,
+        s: SymbolId,
+        params: &[TypeId],
+        mut args: Vec<TypeId>,
+    ) -> Vec<TypeId> {
+        args.truncate(params.len());
+        while args.len() < params.len() {
+            let i = args.len();
+            let default = self.type_param_default(s, i);
+            let d = match default {
+                Some(d) => {
+                    let m = Mapper::new(&self.types, &params[..i], &args);
+                    self.instantiate(d, &m)
+                }
+                None => ids::ANY,
+            };
+            args.push(d);
+        }
+        args
+    }
+
+    pub(super) fn type_param_default(&mut self, s: SymbolId, i: usize) -> Option<TypeId> {
+        let decls = self.bound.symbol(s).decls.clone();
+        for (file, d) in decls {
+            let tp = match d {
+                BDecl::Class(c) => c.type_params.as_deref(),
+                BDecl::Interface(i) => i.type_params.as_deref(),
+                BDecl::Alias(a) => a.type_params.as_deref(),
+                _ => None,
+            };
+            if let Some(p) = tp.and_then(|tp| tp.params.get(i))
+                && let Some(d) = &p.default
+            {
+                return Some(self.type_from_node(file, d));
+            }
+        }
+        None
+    }
+
+    pub(super) fn constraint_of(&mut self, s: SymbolId) -> Option<TypeId> {
+        if let Some(c) = self.marker_constraint(s) {
+            return c;
+        }
+        if let Some(c) = self.this_constraint(s) {
+            return Some(c);
+        }
+        match self.bound.symbol(s).decls.first() {
+            Some((file, BDecl::TypeParam(p))) => {
+                let file = *file;
+                let c = p.constraint.as_deref()?;
+                if let Some(&t) = self.constraints.get(&s) {
+                    return Some(t);
+                }
+                self.constraints.insert(s, ids::UNKNOWN);
+                self.alias_stack.push((s, self.deferred));
+                let outer = self.begin_cached();
+                let t = self.type_from_node(file, c);
+                let clean = self.end_cached(outer);
+                self.alias_stack.pop();
+                if clean {
+                    self.constraints.insert(s, t);
+                } else {
+                    self.constraints.remove(&s);
+                }
+                Some(t)
+            }
+            _ => None,
+        }
+    }
+
+    /// The type a symbol denotes in a type position.
+    pub(super) fn declared_type(&mut self, s: SymbolId) -> TypeId {
+        let s = self.resolve_alias(s);
+        if let Some(t) = self.sym_links.get(&s).and_then(|l| l.declared_type) {
+            return t;
+        }
+        let f = self.bound.symbol(s).flags;
+        let t = if f & (flags::CLASS | flags::INTERFACE) != 0 {
+            self.types.of_symbol(11, s)
+        } else if f & flags::TYPE_ALIAS != 0 {
+            if self.links(s).resolving_declared {
+                // A cycle through direct positions: everything on it is circular.
+                let at = self.alias_stack.iter().position(|a| a.0 == s).unwrap_or(0);
+                let cycle: Vec<SymbolId> = self.alias_stack[at..].iter().map(|a| a.0).collect();
+                for a in cycle {
+                    self.links(a).circular = true;
+                }
+                return ids::ERROR;
+            }
+            let Some((file, BDecl::Alias(a))) = self
+                .bound
+                .symbol(s)
+                .decls
+                .iter()
+                .find(|(_, d)| matches!(d, BDecl::Alias(_)))
+                .cloned()
+            else {
+                return ids::ERROR;
+            };
+            self.links(s).resolving_declared = true;
+            self.alias_stack.push((s, self.deferred));
+            let saved_depth = std::mem::replace(&mut self.type_depth, 0);
+            let outer = self.begin_cached();
+            let t = self.type_from_node(file, &a.type_ann);
+            let clean = self.end_cached(outer);
+            self.type_depth = saved_depth;
+            self.alias_stack.pop();
+            self.links(s).resolving_declared = false;
+            if self.links(s).circular {
+                ids::ERROR
+            } else if !clean {
+                // `typeof` of a value met through a placeholder: not cached for good.
+                return t;
+            } else {
+                t
+            }
+        } else if f & flags::ENUM != 0 {
+            self.types.of_symbol(14, s)
+        } else if f & flags::TYPE_PARAM != 0 {
+            self.types.of_symbol(10, s)
+        } else {
+            ids::ERROR
+        };
+        self.links(s).declared_type = Some(t);
+        t
+    }
+}

@@ -1,0 +1,679 @@
+//! Type nodes (annotations): checking them (unknown names, type arguments, keys) and the
+//! type each denotes, cached per node; type literals' members.
+use std::rc::Rc;
+
+use swc_atoms::Atom;
+use swc_ecma_ast::*;
+
+use super::{Checker, MAX_DEPTH, NodeLinks, TYPE_NODE, TYPE_NODE_KEY, node_key, ts_type_key};
+use crate::bind::{DeclRef as BDecl, SymbolId, flags};
+use crate::diag::Code;
+use crate::syntax;
+use crate::syntax::{entity_of, f_lo, fn_param_ann, ts_type_lo, walk_ts_type};
+use crate::types::{
+    ConditionalRoot, MappedRoot, ObjectType, Prop as PropT, PropSymbol, Signature, TypeId,
+    TypeKind, ids,
+};
+
+impl<'a, 'b> Checker<'a, 'b> {
+    /// Reports unknown names and wrong type argument counts in a type annotation.
+    pub(super) fn check_type_node(&mut self, file: u32, t: &'a TsType) {
+        let entered = self.enter_node(file, ts_type_lo(t));
+        self.check_type_node_here(file, t);
+        self.leave_node(entered);
+    }
+
+    fn check_type_node_here(&mut self, file: u32, t: &'a TsType) {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.too_deep(file, ts_type_lo(t));
+            self.depth -= 1;
+            return;
+        }
+        // Like TypeScript's checkSourceElement on a type node: resolve it (cached, with
+        // its links), then look for unknown names and wrong argument counts.
+        self.type_from_node(file, t);
+        match t {
+            TsType::TsTypeRef(r) => {
+                let entity = entity_of(&r.type_name);
+                self.check_entity(file, &entity, r.type_params.as_deref(), r.span.lo.0);
+                if let Some(args) = &r.type_params {
+                    for a in &args.params {
+                        self.check_type_node(file, a);
+                    }
+                }
+                self.check_reference_constraints(file, &entity, r.type_params.as_deref(), false);
+            }
+            TsType::TsFnOrConstructorType(f) => {
+                let (tp, params, ann) = match f {
+                    TsFnOrConstructorType::TsFnType(f) => {
+                        (f.type_params.as_deref(), &f.params, &f.type_ann)
+                    }
+                    TsFnOrConstructorType::TsConstructorType(f) => {
+                        (f.type_params.as_deref(), &f.params, &f.type_ann)
+                    }
+                };
+                self.check_type_params(file, tp);
+                for p in params {
+                    if let Some(a) = fn_param_ann(p) {
+                        self.check_type_node(file, &a.type_ann);
+                    }
+                }
+                self.check_type_node(file, &ann.type_ann);
+            }
+            TsType::TsTypeLit(l) => {
+                for m in &l.members {
+                    self.check_type_element(file, m);
+                }
+            }
+            TsType::TsArrayType(a) => self.check_type_node(file, &a.elem_type),
+            TsType::TsTupleType(tt) => {
+                for e in &tt.elem_types {
+                    self.check_type_node(file, &e.ty);
+                }
+            }
+            TsType::TsOptionalType(o) => self.check_type_node(file, &o.type_ann),
+            TsType::TsRestType(r) => self.check_type_node(file, &r.type_ann),
+            TsType::TsUnionOrIntersectionType(u) => {
+                let types = match u {
+                    TsUnionOrIntersectionType::TsUnionType(u) => &u.types,
+                    TsUnionOrIntersectionType::TsIntersectionType(i) => &i.types,
+                };
+                for t in types {
+                    self.check_type_node(file, t);
+                }
+            }
+            TsType::TsConditionalType(c) => {
+                self.in_conditional += 1;
+                for t in [&c.check_type, &c.extends_type, &c.true_type, &c.false_type] {
+                    self.check_type_node(file, t);
+                }
+                self.in_conditional -= 1;
+            }
+            TsType::TsParenthesizedType(p) => self.check_type_node(file, &p.type_ann),
+            TsType::TsTypeOperator(o) => self.check_type_node(file, &o.type_ann),
+            TsType::TsIndexedAccessType(i) => {
+                self.check_type_node(file, &i.obj_type);
+                self.check_type_node(file, &i.index_type);
+                self.check_indexed_key(file, i);
+            }
+            TsType::TsMappedType(m) => {
+                if let Some(c) = &m.type_param.constraint {
+                    self.check_type_node(file, c);
+                }
+                if let Some(t) = &m.type_ann {
+                    self.check_type_node(file, t);
+                }
+            }
+            TsType::TsTypeQuery(q) => {
+                // `typeof a.b.c`: only the first name must resolve here; the rest are
+                // properties of its value's type.
+                if let TsTypeQueryExpr::TsEntityName(e) = &q.expr_name {
+                    let entity = entity_of(e);
+                    if self.resolve_entity(file, &entity[..1]).is_none()
+                        && entity[0].1.as_str() != "globalThis"
+                    {
+                        let (pos, name) = entity[0].clone();
+                        self.report(
+                            file,
+                            pos,
+                            Code::CannotFindName,
+                            format!("Cannot find name '{name}'."),
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.depth -= 1;
+    }
+
+    /// `T["name"]` names a property `T` has.
+    pub(super) fn check_indexed_key(&mut self, file: u32, i: &'a TsIndexedAccessType) {
+        let TsType::TsLitType(TsLitType {
+            lit: TsLit::Str(key),
+            ..
+        }) = &*i.index_type
+        else {
+            return;
+        };
+        let o = self.type_from_node(file, &i.obj_type);
+        let is_object = |k: &TypeKind| {
+            matches!(
+                k,
+                TypeKind::Declared(_) | TypeKind::Object(_) | TypeKind::Reference(..)
+            )
+        };
+        // An intersection of object types has a key when any of its members has it.
+        let checkable = match self.types.kind(o) {
+            TypeKind::Intersection(ms) => ms.iter().all(|&m| is_object(self.types.kind(m))),
+            k => is_object(k),
+        };
+        if self.types.is_generic(o) || !checkable {
+            return;
+        }
+        let name = syntax::str_atom(key);
+        if self.property_type(o, &name).is_none() {
+            let shown = self.type_to_string(o);
+            self.report(
+                file,
+                key.span.lo.0,
+                Code::NoProperty,
+                format!("Property '{name}' does not exist on type '{shown}'."),
+            );
+        }
+    }
+
+    pub(super) fn check_entity(
+        &mut self,
+        file: u32,
+        entity: &[(u32, Atom)],
+        args: Option<&'a TsTypeParamInstantiation>,
+        pos: u32,
+    ) {
+        let Some(s) = self.resolve_entity(file, entity) else {
+            self.report_unresolved_entity(file, entity);
+            return;
+        };
+        let s = self.resolve_alias(s);
+        let sym = self.bound.symbol(s);
+        if sym.flags & (flags::CLASS | flags::INTERFACE | flags::TYPE_ALIAS) == 0 {
+            return;
+        }
+        let required = self.required_type_args(s);
+        let params = self.type_params_of(s).len();
+        let given = args.map_or(0, |a| a.params.len());
+        if given > params || given < required {
+            let name = self.type_display_name(s);
+            let code = Code::TypeArgumentCount;
+            let count = if required == params {
+                format!("{params}")
+            } else {
+                format!("between {required} and {params}")
+            };
+            self.report(
+                file,
+                pos,
+                code,
+                format!("Generic type '{name}' requires {count} type argument(s)."),
+            );
+        }
+    }
+
+    /// Says which part of a qualified type name (`A.B.C`) does not resolve, as TypeScript
+    /// does: an unknown first name of a qualified name is a namespace it cannot find
+    /// (TS2503), a later one a member its namespace does not export (TS2694). Nothing is
+    /// said past an import from a module outside the corpus: that module was reported
+    /// once and everything reached through it is `any`.
+    pub(super) fn report_unresolved_entity(&mut self, file: u32, entity: &[(u32, Atom)]) {
+        let (pos, name) = &entity[0];
+        let Some(mut s) = self.bound.resolve(file, *pos, name) else {
+            let (code, msg) = if entity.len() == 1 {
+                (Code::CannotFindName, format!("Cannot find name '{name}'."))
+            } else {
+                let msg = format!("Cannot find namespace '{name}'.");
+                (Code::CannotFindNamespace, msg)
+            };
+            self.report(file, *pos, code, msg);
+            return;
+        };
+        for (i, (pos, part)) in entity.iter().enumerate().skip(1) {
+            s = self.resolve_alias(s);
+            if self.is_unresolved_import(s) {
+                return;
+            }
+            match self.export_of_symbol(s, part) {
+                Some(next) => s = next,
+                None => {
+                    let prefix: Vec<&str> = entity[..i].iter().map(|(_, n)| n.as_str()).collect();
+                    let msg = format!(
+                        "Namespace '{}' has no exported member '{part}'.",
+                        prefix.join(".")
+                    );
+                    self.report(file, *pos, Code::NoExportedMemberOfNamespace, msg);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether `s` is an import from a module outside the corpus.
+    pub(super) fn is_unresolved_import(&self, s: SymbolId) -> bool {
+        self.bound
+            .symbol(s)
+            .decls
+            .iter()
+            .any(|(_, d)| matches!(d, BDecl::Import { module: None, .. }))
+    }
+
+    pub(super) fn type_display_name(&mut self, s: SymbolId) -> String {
+        let params = self.type_params_of(s);
+        let name = self.bound.symbol(s).name.to_string();
+        if params.is_empty() {
+            return name;
+        }
+        let names: Vec<String> = params.iter().map(|&p| self.type_to_string(p)).collect();
+        format!("{name}<{}>", names.join(", "))
+    }
+
+    pub(super) fn required_type_args(&mut self, s: SymbolId) -> usize {
+        let mut required = 0;
+        for (_, d) in &self.bound.symbol(s).decls {
+            let tp = match d {
+                BDecl::Class(c) => c.type_params.as_deref(),
+                BDecl::Interface(i) => i.type_params.as_deref(),
+                BDecl::Alias(a) => a.type_params.as_deref(),
+                _ => None,
+            };
+            if let Some(tp) = tp {
+                return tp.params.iter().filter(|p| p.default.is_none()).count();
+            }
+            required = 0;
+        }
+        required
+    }
+
+    /// The type of a literal type node (TypeScript's `getTypeFromLiteralTypeNode`): the
+    /// literal is evaluated as an expression, which gives its fresh type, and the node
+    /// denotes that type's regular type.
+    pub(super) fn literal_type_node(&mut self, l: &TsLitType) -> TypeId {
+        let t = match &l.lit {
+            TsLit::Str(s) => self.types.string_lit(&syntax::str_atom(s)),
+            TsLit::Number(n) => self.types.number_lit(n.value),
+            TsLit::Bool(b) => {
+                if b.value {
+                    ids::TRUE
+                } else {
+                    ids::FALSE
+                }
+            }
+            TsLit::BigInt(b) => self.types.bigint_lit(&Atom::from(b.value.to_string())),
+            TsLit::Tpl(_) => return ids::STRING,
+        };
+        let fresh = self.types.fresh_literal(t);
+        self.types.regular_literal(fresh)
+    }
+
+    /// The type an annotation denotes.
+    pub fn type_from_node(&mut self, file: u32, t: &'a TsType) -> TypeId {
+        let key = ts_type_key(file, t);
+        if let Some(&ty) = self.type_nodes.get(&key) {
+            return ty;
+        }
+        self.type_depth += 1;
+        let defers = matches!(
+            t,
+            TsType::TsArrayType(_)
+                | TsType::TsTupleType(_)
+                | TsType::TsTypeLit(_)
+                | TsType::TsFnOrConstructorType(_)
+                | TsType::TsMappedType(_)
+        ) || matches!(t, TsType::TsTypeRef(r) if r.type_params.is_some());
+        self.deferred += defers as u32;
+        let outer = self.begin_cached();
+        let ty = if self.type_depth > MAX_DEPTH {
+            ids::ERROR
+        } else {
+            self.type_from_node_uncached(file, t)
+        };
+        let clean = self.end_cached(outer);
+        self.deferred -= defers as u32;
+        self.type_depth -= 1;
+        if clean && self.alias_stack.is_empty() && !matches!(t, TsType::TsThisType(_)) {
+            self.type_nodes.insert(key, ty);
+            let links = NodeLinks::new(TYPE_NODE, ty);
+            self.node_links
+                .insert(node_key(file, key.1) | TYPE_NODE_KEY, links);
+        }
+        ty
+    }
+
+    pub(super) fn type_from_node_uncached(&mut self, file: u32, t: &'a TsType) -> TypeId {
+        match t {
+            TsType::TsKeywordType(k) => match k.kind {
+                TsKeywordTypeKind::TsAnyKeyword => ids::ANY,
+                TsKeywordTypeKind::TsUnknownKeyword => ids::UNKNOWN,
+                TsKeywordTypeKind::TsNumberKeyword => ids::NUMBER,
+                TsKeywordTypeKind::TsObjectKeyword => ids::OBJECT,
+                TsKeywordTypeKind::TsBooleanKeyword => ids::BOOLEAN,
+                TsKeywordTypeKind::TsBigIntKeyword => ids::BIGINT,
+                TsKeywordTypeKind::TsStringKeyword => ids::STRING,
+                TsKeywordTypeKind::TsSymbolKeyword => ids::SYMBOL,
+                TsKeywordTypeKind::TsVoidKeyword => ids::VOID,
+                TsKeywordTypeKind::TsUndefinedKeyword => ids::UNDEFINED,
+                TsKeywordTypeKind::TsNullKeyword => ids::NULL,
+                TsKeywordTypeKind::TsNeverKeyword => ids::NEVER,
+                TsKeywordTypeKind::TsIntrinsicKeyword => ids::ANY,
+            },
+            // Polymorphic `this`: the `this` type parameter of the class or interface.
+            TsType::TsThisType(t) => self.this_type_node(file, t.span.lo.0),
+            TsType::TsLitType(l) => self.literal_type_node(l),
+            TsType::TsTypeRef(r) => {
+                let entity = entity_of(&r.type_name);
+                let args: Vec<TypeId> = match &r.type_params {
+                    Some(a) => a
+                        .params
+                        .iter()
+                        .map(|t| self.type_from_node(file, t))
+                        .collect(),
+                    None => Vec::new(),
+                };
+                match self.resolve_entity(file, &entity) {
+                    Some(s) => self.type_reference(s, args),
+                    None => ids::ERROR,
+                }
+            }
+            TsType::TsFnOrConstructorType(f) => {
+                let (tp, params, ann, construct) = match f {
+                    TsFnOrConstructorType::TsFnType(f) => {
+                        (f.type_params.as_deref(), &f.params, &f.type_ann, false)
+                    }
+                    TsFnOrConstructorType::TsConstructorType(f) => {
+                        (f.type_params.as_deref(), &f.params, &f.type_ann, true)
+                    }
+                };
+                let sig = self.signature_from_parts(file, tp, params, Some(&ann.type_ann), false);
+                let mut obj = ObjectType::default();
+                if construct {
+                    obj.constructs.push(Rc::new(sig))
+                } else {
+                    obj.calls.push(Rc::new(sig))
+                }
+                let ty = self.types.object(obj, node_key(file, f_lo(f)));
+                self.register_anonymous_node(ty, file, t);
+                ty
+            }
+            TsType::TsTypeQuery(q) => match &q.expr_name {
+                TsTypeQueryExpr::TsEntityName(e) => {
+                    match self.resolve_entity(file, &entity_of(e)) {
+                        Some(s) => self.type_of_symbol(s),
+                        None => ids::ERROR,
+                    }
+                }
+                TsTypeQueryExpr::Import(_) => ids::ANY,
+            },
+            TsType::TsTypeLit(l) => {
+                let obj = self.object_from_elements(file, &l.members);
+                let ty = self.types.object(obj, node_key(file, l.span.lo.0));
+                self.register_anonymous_node(ty, file, t);
+                ty
+            }
+            TsType::TsArrayType(a) => {
+                let e = self.type_from_node(file, &a.elem_type);
+                self.array_of(e)
+            }
+            TsType::TsTupleType(tt) => {
+                let elems: Box<[TypeId]> = tt
+                    .elem_types
+                    .iter()
+                    .map(|e| self.type_from_node(file, &e.ty))
+                    .collect();
+                self.types.tuple(elems)
+            }
+            TsType::TsOptionalType(o) => {
+                let t = self.type_from_node(file, &o.type_ann);
+                self.types.union(&[t, ids::UNDEFINED])
+            }
+            TsType::TsRestType(r) => self.type_from_node(file, &r.type_ann),
+            TsType::TsUnionOrIntersectionType(u) => match u {
+                TsUnionOrIntersectionType::TsUnionType(u) => {
+                    let ts: Vec<TypeId> = u
+                        .types
+                        .iter()
+                        .map(|t| self.type_from_node(file, t))
+                        .collect();
+                    self.types.union(&ts)
+                }
+                TsUnionOrIntersectionType::TsIntersectionType(i) => {
+                    let ts: Vec<TypeId> = i
+                        .types
+                        .iter()
+                        .map(|t| self.type_from_node(file, t))
+                        .collect();
+                    self.types.intersection(&ts)
+                }
+            },
+            TsType::TsConditionalType(c) => {
+                let check = self.type_from_node(file, &c.check_type);
+                let extends = self.type_from_node(file, &c.extends_type);
+                let true_type = self.type_from_node(file, &c.true_type);
+                let false_type = self.type_from_node(file, &c.false_type);
+                let mut infers = Vec::new();
+                walk_ts_type(&c.extends_type, &mut |t| match t {
+                    TsType::TsInferType(i) => {
+                        infers.push(i.type_param.name.span.lo.0);
+                        true
+                    }
+                    // A nested conditional type declares its own `infer` parameters.
+                    TsType::TsConditionalType(_) => false,
+                    _ => true,
+                });
+                let mut infer_params: Vec<TypeId> = Vec::new();
+                for pos in infers {
+                    if let Some(&s) = self.bound.files[file as usize].node_symbols.get(&pos) {
+                        let tp = self.types.of_symbol(10, s);
+                        if !infer_params.contains(&tp) {
+                            infer_params.push(tp);
+                        }
+                    }
+                }
+                let root = Rc::new(ConditionalRoot {
+                    node: node_key(file, c.span.lo.0),
+                    check,
+                    extends,
+                    true_type,
+                    false_type,
+                    infer_params: infer_params.into(),
+                    distributive: matches!(self.types.kind(check), TypeKind::TypeParam(_)),
+                    outer: self.outer_params(file, t),
+                });
+                self.conditional_type(&root, None)
+            }
+            TsType::TsInferType(i) => match self.bound.files[file as usize]
+                .node_symbols
+                .get(&i.type_param.name.span.lo.0)
+            {
+                Some(&s) => self.types.of_symbol(10, s),
+                None => ids::UNKNOWN,
+            },
+            TsType::TsParenthesizedType(p) => self.type_from_node(file, &p.type_ann),
+            TsType::TsTypeOperator(o) => {
+                let t = self.type_from_node(file, &o.type_ann);
+                match o.op {
+                    TsTypeOperatorOp::KeyOf => self.keyof(t),
+                    TsTypeOperatorOp::Unique => ids::SYMBOL,
+                    TsTypeOperatorOp::ReadOnly => t,
+                }
+            }
+            TsType::TsIndexedAccessType(i) => {
+                let o = self.type_from_node(file, &i.obj_type);
+                let k = self.type_from_node(file, &i.index_type);
+                self.indexed_access(o, k)
+            }
+            TsType::TsMappedType(m) => {
+                let Some(&k) = self.bound.files[file as usize]
+                    .node_symbols
+                    .get(&m.type_param.name.span.lo.0)
+                else {
+                    return ids::ANY;
+                };
+                let param = self.types.of_symbol(10, k);
+                let constraint = match &m.type_param.constraint {
+                    Some(c) => self.type_from_node(file, c),
+                    None => ids::STRING,
+                };
+                let template = match &m.type_ann {
+                    Some(t) => self.type_from_node(file, t),
+                    None => ids::ANY,
+                };
+                let name_type = m.name_type.as_ref().map(|n| self.type_from_node(file, n));
+                // `keyof X` written as the constraint: X gives the modifiers (and makes the
+                // type homomorphic when X is a type parameter).
+                let mut keyof_of = None;
+                let mut c = m.type_param.constraint.as_deref();
+                while let Some(TsType::TsParenthesizedType(p)) = c {
+                    c = Some(&p.type_ann);
+                }
+                if let Some(TsType::TsTypeOperator(o)) = c
+                    && o.op == TsTypeOperatorOp::KeyOf
+                {
+                    keyof_of = Some(self.type_from_node(file, &o.type_ann));
+                }
+                let homomorphic =
+                    keyof_of.filter(|&x| matches!(self.types.kind(x), TypeKind::TypeParam(_)));
+                // `[P in K]` with `K extends keyof T` keeps T's modifiers too (`Pick`).
+                let modifiers = keyof_of.or_else(|| match self.types.kind(constraint) {
+                    TypeKind::TypeParam(s) => {
+                        let s = *s;
+                        match self.constraint_of(s).map(|c| self.types.kind(c).clone()) {
+                            Some(TypeKind::Keyof(x)) => Some(x),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                });
+                let modifier = |m: &Option<TruePlusMinus>| match m {
+                    Some(TruePlusMinus::Minus) => -1,
+                    Some(_) => 1,
+                    None => 0,
+                };
+                let root = Rc::new(MappedRoot {
+                    node: node_key(file, m.span.lo.0),
+                    param,
+                    constraint,
+                    template,
+                    name_type,
+                    optional: modifier(&m.optional),
+                    readonly: modifier(&m.readonly),
+                    homomorphic,
+                    modifiers,
+                    outer: self.outer_params(file, t),
+                    template_prop: Rc::new(PropSymbol {
+                        ty: std::cell::Cell::new(template),
+                        ..PropSymbol::empty(Atom::default())
+                    }),
+                });
+                self.mapped_type(&root, None)
+            }
+            TsType::TsTypePredicate(_) => ids::BOOLEAN,
+            TsType::TsImportType(_) => ids::ANY,
+        }
+    }
+
+    pub(super) fn object_from_elements(
+        &mut self,
+        file: u32,
+        members: &'a [TsTypeElement],
+    ) -> ObjectType {
+        let mut obj = ObjectType::default();
+        for m in members {
+            match m {
+                TsTypeElement::TsPropertySignature(p) => {
+                    if let Some(name) = syntax::key_name(&p.key) {
+                        let ty = match &p.type_ann {
+                            Some(a) => self.type_from_node(file, &a.type_ann),
+                            None => ids::ANY,
+                        };
+                        obj.insert(
+                            name,
+                            PropT {
+                                ty,
+                                optional: p.optional,
+                            },
+                        );
+                    }
+                }
+                TsTypeElement::TsMethodSignature(p) => {
+                    if let Some(name) = syntax::key_name(&p.key) {
+                        let sig = self.signature_from_parts(
+                            file,
+                            p.type_params.as_deref(),
+                            &p.params,
+                            p.type_ann.as_deref().map(|a| &*a.type_ann),
+                            false,
+                        );
+                        let sig = Signature {
+                            method: true,
+                            ..sig
+                        };
+                        let ty = self.function_type(vec![sig], node_key(file, p.span.lo.0));
+                        obj.insert(
+                            name,
+                            PropT {
+                                ty,
+                                optional: p.optional,
+                            },
+                        );
+                    }
+                }
+                TsTypeElement::TsGetterSignature(p) => {
+                    if let Some(name) = syntax::key_name(&p.key) {
+                        let ty = match &p.type_ann {
+                            Some(a) => self.type_from_node(file, &a.type_ann),
+                            None => ids::ANY,
+                        };
+                        obj.insert(
+                            name,
+                            PropT {
+                                ty,
+                                optional: false,
+                            },
+                        );
+                    }
+                }
+                TsTypeElement::TsSetterSignature(p) => {
+                    if let Some(name) = syntax::key_name(&p.key)
+                        && !obj.props.contains_key(&name)
+                    {
+                        let ty = fn_param_ann(&p.param)
+                            .map_or(ids::ANY, |a| self.type_from_node(file, &a.type_ann));
+                        obj.insert(
+                            name,
+                            PropT {
+                                ty,
+                                optional: false,
+                            },
+                        );
+                    }
+                }
+                TsTypeElement::TsCallSignatureDecl(c) => {
+                    let sig = self.signature_from_parts(
+                        file,
+                        c.type_params.as_deref(),
+                        &c.params,
+                        c.type_ann.as_deref().map(|a| &*a.type_ann),
+                        false,
+                    );
+                    obj.calls.push(Rc::new(sig));
+                }
+                TsTypeElement::TsConstructSignatureDecl(c) => {
+                    let sig = self.signature_from_parts(
+                        file,
+                        c.type_params.as_deref(),
+                        &c.params,
+                        c.type_ann.as_deref().map(|a| &*a.type_ann),
+                        false,
+                    );
+                    obj.constructs.push(Rc::new(sig));
+                }
+                TsTypeElement::TsIndexSignature(i) => {
+                    let v = i
+                        .type_ann
+                        .as_ref()
+                        .map_or(ids::ANY, |a| self.type_from_node(file, &a.type_ann));
+                    let k = i
+                        .params
+                        .first()
+                        .and_then(fn_param_ann)
+                        .map_or(ids::STRING, |a| self.type_from_node(file, &a.type_ann));
+                    if k == ids::NUMBER {
+                        obj.number_index = Some(v)
+                    } else {
+                        obj.string_index = Some(v)
+                    }
+                }
+            }
+        }
+        obj
+    }
+}
