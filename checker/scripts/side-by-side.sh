@@ -9,7 +9,7 @@
 #   checker/scripts/side-by-side.sh [--runs N] [--checkers "1 8"] [corpus ...]
 #
 # Corpora default to trpc typeorm excalidraw (fetched and cached by `corpora` on first
-# use). The native compiler is installed with npm into the checkbench cache once.
+# use); a directory is checked as it is. The native compiler is installed with npm into the checkbench cache once.
 set -euo pipefail
 
 runs=3
@@ -59,7 +59,8 @@ median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else prin
 
 printf 'corpus\ttool\tcheckers\twall_s\tmax_rss_mb\tminor_faults\ttypes\tdiagnostics\theap_in_use_mb\trss_anon_mb\trss_file_mb\n'
 for corpus in "${corpora[@]}"; do
-    dir="$("$corpora_bin" --quiet path "$corpus")"
+    # A directory is checked as it is (`--corpus DIR` here); a name is fetched and cached.
+    if [[ -d "$corpus" ]]; then dir="$(cd "$corpus" && pwd)"; else dir="$("$corpora_bin" --quiet path "$corpus")"; fi
     extra=''
     [[ "$corpus" == typeorm ]] && extra='"experimentalDecorators": true, "emitDecoratorMetadata": true,'
     # strict, noEmit, target es2022 with its default library (lib.es2022.full.d.ts, the files

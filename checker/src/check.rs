@@ -19,6 +19,7 @@ mod excess;
 mod expressions;
 mod inference;
 mod instantiation;
+mod limits;
 mod mapped;
 mod members;
 mod narrow;
@@ -52,8 +53,6 @@ use resolution::{NO_LEAN, Pending, Resolution};
 
 /// Deepest expression, statement or type nesting the checker walks.
 pub const MAX_DEPTH: u32 = 3_000;
-/// Deepest type relation or instantiation the checker follows before assuming success.
-const MAX_TYPE_DEPTH: u32 = 40;
 
 /// What a checker remembers about a symbol (TypeScript's "symbol links").
 #[derive(Default)]
@@ -207,6 +206,8 @@ pub struct Checker<'a, 'b> {
     /// Generic signatures being related after instantiation in a target's context
     /// (`check/sigrel.rs`), nested in one another.
     sig_contexts: u32,
+    /// TypeScript's limits on instantiation and relation work (`check/limits.rs`).
+    limits: limits::Limits,
 }
 
 /// A constraint check: the declaration's first type parameter, how many arguments were
@@ -274,6 +275,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             in_conditional: 0,
             variance: Default::default(),
             sig_contexts: 0,
+            limits: Default::default(),
         };
         let g = |name: &str| bound.globals.get(&Atom::from(name)).copied();
         c.globals = Globals {

@@ -47,6 +47,11 @@ pub enum Code {
     IncorrectlyExtends = 2430,
     /// `No overload matches this call.`
     NoOverload = 2769,
+    /// `Type instantiation is excessively deep and possibly infinite.` (an instantiation
+    /// limit, see `check/limits.rs`)
+    ExcessivelyDeep = 2589,
+    /// `Excessive complexity comparing types 'X' and 'Y'.`
+    ExcessiveComplexity = 2859,
     /// `Object literal may only specify known properties, and 'p' does not exist in type 'X'.`
     ExcessProperty = 2353,
     /// `Object literal may only specify known properties, but 'p' does not exist in type

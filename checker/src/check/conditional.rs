@@ -33,11 +33,36 @@ impl<'a, 'b> Checker<'a, 'b> {
         root: &Rc<ConditionalRoot>,
         mapper: Option<Rc<Mapper>>,
     ) -> TypeId {
+        // A branch that is itself a conditional type is resolved in this loop, not by
+        // instantiating it: tail recursion, bounded as TypeScript bounds it.
+        let (mut root, mut mapper) = (root.clone(), mapper);
+        let mut steps = 0;
+        loop {
+            match self.conditional_step(&root, mapper) {
+                Ok(t) => return t,
+                Err((r, m)) => {
+                    steps += 1;
+                    if let Some(e) = self.tail_recursion_limited(steps) {
+                        return e;
+                    }
+                    (root, mapper) = (r, m);
+                }
+            }
+        }
+    }
+
+    /// One step of [`Self::conditional_type`]: the type, or the conditional type of the
+    /// chosen branch to resolve next.
+    fn conditional_step(
+        &mut self,
+        root: &Rc<ConditionalRoot>,
+        mapper: Option<Rc<Mapper>>,
+    ) -> Result<TypeId, (Rc<ConditionalRoot>, Option<Rc<Mapper>>)> {
         let check = self.inst_opt(root.check, mapper.as_deref());
         let check = self.expand_lazy(check);
         if root.distributive {
             let members: Option<Vec<TypeId>> = match self.types.kind(check) {
-                TypeKind::Never => return ids::NEVER,
+                TypeKind::Never => return Ok(ids::NEVER),
                 TypeKind::Boolean => Some(vec![ids::TRUE, ids::FALSE]),
                 TypeKind::Union(ms) => {
                     let mut v = Vec::with_capacity(ms.len() + 1);
@@ -58,17 +83,17 @@ impl<'a, 'b> Checker<'a, 'b> {
                     let m = Rc::new(self.mapper_with(mapper.as_deref(), &[(root.check, x)]));
                     out.push(self.conditional_type(root, Some(m)));
                 }
-                return self.types.union(&out);
+                return Ok(self.types.union(&out));
             }
         }
         let extends = self.inst_opt(root.extends, mapper.as_deref());
         if self.types.is_generic(check) {
-            return self.types.conditional(ConditionalType {
+            return Ok(self.types.conditional(ConditionalType {
                 root: root.clone(),
                 mapper,
                 check,
                 extends,
-            });
+            }));
         }
         // Infer the `infer` parameters from the check type, then instantiate the extends
         // type with them (uninferred ones: their constraint, or `unknown`).
@@ -92,12 +117,12 @@ impl<'a, 'b> Checker<'a, 'b> {
             (Some(m), e)
         };
         if self.types.is_generic(inferred_extends) {
-            return self.types.conditional(ConditionalType {
+            return Ok(self.types.conditional(ConditionalType {
                 root: root.clone(),
                 mapper,
                 check,
                 extends,
-            });
+            }));
         }
         let any_extends = matches!(
             self.types.kind(inferred_extends),
@@ -108,12 +133,19 @@ impl<'a, 'b> Checker<'a, 'b> {
             let a = self.inst_opt(root.true_type, true_mapper.as_deref());
             let b = self.inst_opt(root.false_type, mapper.as_deref());
             self.types.union(&[a, b])
-        } else if any_extends || self.assignable_for_condition(check, inferred_extends) {
-            self.inst_opt(root.true_type, true_mapper.as_deref())
         } else {
-            self.inst_opt(root.false_type, mapper.as_deref())
+            let (branch, m) =
+                if any_extends || self.assignable_for_condition(check, inferred_extends) {
+                    (root.true_type, true_mapper)
+                } else {
+                    (root.false_type, mapper)
+                };
+            if let Some(next) = self.tail_conditional(branch, m.as_deref()) {
+                return Err(next);
+            }
+            self.inst_opt(branch, m.as_deref())
         };
-        self.expand_lazy(r)
+        Ok(self.expand_lazy(r))
     }
 
     /// A recursive alias a conditional type resolved to (`Flat<U>` in its own branch),

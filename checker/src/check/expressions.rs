@@ -34,12 +34,14 @@ impl<'a, 'b> Checker<'a, 'b> {
         contextual: Option<TypeId>,
     ) -> TypeId {
         self.depth += 1;
+        let entered = self.enter_node(file, expr_lo(e));
         let t = if self.depth > MAX_DEPTH {
             self.too_deep(file, expr_lo(e));
             ids::ERROR
         } else {
             self.check_expr_inner(file, e, contextual)
         };
+        self.leave_node(entered);
         self.depth -= 1;
         let mut links = NodeLinks::new(EXPRESSION_NODE, t);
         links.contextual_type = contextual;

@@ -2,7 +2,7 @@
 //! type and mapper, bounded in depth).
 use std::rc::Rc;
 
-use super::{Checker, MAX_TYPE_DEPTH};
+use super::Checker;
 use crate::types::{Mapper, ObjectType, Param, PropSymbol, Signature, TypeId, TypeKind, tflags};
 
 impl<'a, 'b> Checker<'a, 'b> {
@@ -70,12 +70,11 @@ impl<'a, 'b> Checker<'a, 'b> {
         if let Some(r) = self.instantiate_anonymous(t, m) {
             return r;
         }
-        if let Some(&r) = self.inst_cache.get(&(t, m.key)) {
+        if let Some(r) = self.instantiation_limited(t) {
             return r;
         }
-        if self.inst_depth > MAX_TYPE_DEPTH {
-            self.inst_taint = true;
-            return t;
+        if let Some(&r) = self.inst_cache.get(&(t, m.key)) {
+            return r;
         }
         self.inst_depth += 1;
         let outer = self.begin_cached();

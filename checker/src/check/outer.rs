@@ -28,7 +28,7 @@ use rustc_hash::FxHashMap;
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
-use super::{Checker, MAX_TYPE_DEPTH};
+use super::Checker;
 use crate::bind::{DeclRef as BDecl, MemberDecl, SymbolId, flags};
 use crate::syntax::{fn_param_ann, pat_ann, walk_ts_type};
 use crate::types::{Mapper, PropSymbol, Signature, TypeId, TypeKind, ids};
@@ -215,6 +215,11 @@ impl<'a> Checker<'a, '_> {
         self.types.set_outer(t, true);
     }
 
+    /// The declared anonymous type `t` instantiates (itself for a declared one).
+    pub(super) fn anonymous_target(&self, t: TypeId) -> Option<TypeId> {
+        self.outer_types.anon.get(&t).map(|a| a.target)
+    }
+
     /// TypeScript's `getObjectTypeInstantiation` for an anonymous object type with outer
     /// type parameters: `None` for other types. The same type where no outer type
     /// parameter changes, else the declared type's instantiation with the new arguments,
@@ -235,9 +240,8 @@ impl<'a> Checker<'a, '_> {
         if let Some(&r) = self.outer_types.instantiations.get(&key) {
             return Some(r);
         }
-        if self.inst_depth > MAX_TYPE_DEPTH {
-            self.inst_taint = true;
-            return Some(t);
+        if let Some(r) = self.instantiation_limited(t) {
+            return Some(r);
         }
         let TypeKind::Object(o) = self.types.kind(a.target).clone() else {
             return Some(t);

@@ -1,7 +1,7 @@
 //! Relations: assignability, structural comparison of members and signatures, with the
 //! checker's relation cache (assumed related while in progress).
 
-use super::{Checker, MAX_TYPE_DEPTH};
+use super::{Checker, limits};
 use crate::types::{Signature, TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
@@ -23,12 +23,22 @@ impl<'a, 'b> Checker<'a, 'b> {
             self.cached_relation_unreliable(s, t);
             return r;
         }
-        if self.relating.contains(&(s, t)) || self.relating.len() > MAX_TYPE_DEPTH as usize {
-            // Assumed related while in progress; results that lean on the assumption are
-            // cached only once the outermost relation is settled, so the cache never
-            // depends on the order in which relations were asked.
-            self.assumed = true;
-            return true;
+        let step = if self.relating.contains(&(s, t)) {
+            limits::RelationStep::Maybe
+        } else {
+            self.enter_relation(s, t)
+        };
+        match step {
+            // Assumed related while in progress (or maybe related at a relation limit);
+            // results that lean on the assumption are cached only once the outermost
+            // relation is settled, so the cache never depends on the order in which
+            // relations were asked.
+            limits::RelationStep::Maybe => {
+                self.assumed = true;
+                return true;
+            }
+            limits::RelationStep::Overflow => return false,
+            limits::RelationStep::Compare => {}
         }
         self.relating.insert((s, t));
         let outer_assumed = std::mem::replace(&mut self.assumed, false);
@@ -42,12 +52,12 @@ impl<'a, 'b> Checker<'a, 'b> {
         self.inst_taint = outer_taint || tainted;
         self.end_unreliable(s, t, outer_unreliable);
         let clean = self.end_cached(outer_lean) && !tainted;
-        self.relating.remove(&(s, t));
         let leaned = self.assumed;
-        if clean && (!r || !leaned || self.relating.is_empty()) {
+        let outermost = self.finish_relation(s, t, r && leaned && clean);
+        if clean && (!r || !leaned || outermost) {
             self.relations.insert((s, t), r);
         }
-        self.assumed = outer_assumed || (leaned && r && !self.relating.is_empty());
+        self.assumed = outer_assumed || (leaned && r && !outermost);
         r
     }
 

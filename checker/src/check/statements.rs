@@ -98,6 +98,12 @@ impl<'a, 'b> Checker<'a, 'b> {
     }
 
     pub(super) fn check_stmt(&mut self, file: u32, stmt: &'a Stmt) {
+        let entered = self.enter_node(file, stmt_lo(stmt));
+        self.check_stmt_here(file, stmt);
+        self.leave_node(entered);
+    }
+
+    fn check_stmt_here(&mut self, file: u32, stmt: &'a Stmt) {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             self.too_deep(file, stmt_lo(stmt));

@@ -18,6 +18,12 @@ use crate::types::{
 impl<'a, 'b> Checker<'a, 'b> {
     /// Reports unknown names and wrong type argument counts in a type annotation.
     pub(super) fn check_type_node(&mut self, file: u32, t: &'a TsType) {
+        let entered = self.enter_node(file, ts_type_lo(t));
+        self.check_type_node_here(file, t);
+        self.leave_node(entered);
+    }
+
+    fn check_type_node_here(&mut self, file: u32, t: &'a TsType) {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             self.too_deep(file, ts_type_lo(t));

@@ -57,6 +57,11 @@ pub(super) const UNRELIABLE: u8 = 16;
 pub(super) struct Variances {
     /// Measured variances by generic symbol.
     cache: FxHashMap<SymbolId, Rc<[u8]>>,
+    /// Variances measured while leaning on an outer measurement in progress: used while
+    /// the checker's `provisional` holds `Resolution::Variance` of the symbol (until that
+    /// outer measurement completes), so a measurement nested in a cycle of generic types
+    /// is made once per outer one, not once per relation that asks for it.
+    provisional: FxHashMap<SymbolId, Rc<[u8]>>,
     /// How many measurements are in progress (their relations use the strict rules).
     measuring: u32,
     /// The relation cache of measurements, swapped with the checker's while measuring.
@@ -140,11 +145,17 @@ impl<'a> Checker<'a, '_> {
             self.variance.cache.insert(sym, v.clone());
             return Some(v);
         }
+        if self.provisional_type(Resolution::Variance(sym)).is_some()
+            && let Some(v) = self.variance.provisional.get(&sym)
+        {
+            return Some(v.clone());
+        }
         let token = self.begin_resolution(Resolution::Variance(sym))?;
         let outer_taint = std::mem::replace(&mut self.inst_taint, false);
         let partial = self.this.partial;
         self.enter_measurement();
         let relating = std::mem::take(&mut self.relating);
+        let relation = self.begin_new_relation();
         let assumed = std::mem::replace(&mut self.assumed, false);
         let unreliable = std::mem::replace(&mut self.variance.unreliable, false);
         let [sup_marker, sub_marker, other_marker] = self.variance_markers();
@@ -178,13 +189,20 @@ impl<'a> Checker<'a, '_> {
         self.variance.unreliable = unreliable;
         self.assumed = assumed;
         self.relating = relating;
+        self.end_new_relation(relation);
         self.leave_measurement();
         let tainted = self.inst_taint;
         self.inst_taint = outer_taint || tainted;
         let settled = self.end_resolution(token, ids::ANY);
         let v: Rc<[u8]> = out.into();
-        if settled && !tainted && self.this.partial == partial {
-            self.variance.cache.insert(sym, v.clone());
+        if !tainted && self.this.partial == partial {
+            if settled {
+                self.variance.cache.insert(sym, v.clone());
+            } else {
+                self.variance.provisional.insert(sym, v.clone());
+            }
+        } else if !settled {
+            self.provisional.remove(&Resolution::Variance(sym));
         }
         Some(v)
     }

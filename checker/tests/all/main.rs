@@ -14,6 +14,7 @@ mod fresh_literals;
 mod generic_signatures;
 mod inferred_predicates;
 mod intersections;
+mod limits;
 mod outer_type_params;
 mod report;
 mod resolution;

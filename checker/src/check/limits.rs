@@ -1,0 +1,363 @@
+//! TypeScript's limits on the work of instantiation and relation, as the native checker
+//! (`internal/checker`) has them, so a checker finishes on any program and says where it
+//! stopped expanding.
+//!
+//! - **5,000,000 instantiations per statement or expression** (`instantiateTypeWithAlias`):
+//!   past it, `TS2589` ("Type instantiation is excessively deep and possibly infinite.") at
+//!   the node the main walk is checking (TypeScript's `currentNode`), and the instantiation
+//!   is the error type. The count starts again at every statement, expression and type
+//!   node (`checkSourceElement`, `checkExpression`). The depth limit stays this checker's
+//!   own (see [`EAGER_DEPTH`]).
+//! - **1,000 steps of a tail-recursive conditional type** (`getConditionalType`): a
+//!   conditional type whose chosen branch is another conditional type is resolved in a
+//!   loop, not by instantiating the branch; the 1,000th step is `TS2589`.
+//! - **Relations**: a source and a target stack (`recursiveTypeRelatedTo`). A comparison
+//!   where both sides are deeply nested (`isDeeplyNestedType`: three distinct
+//!   instantiations of one recursion identity on the stack) is *maybe related*,
+//!   and so is one 100 levels deep; maybe results are assumed while in progress and kept
+//!   only once the outermost relation is settled, as every assumption here is.
+//! - **Complexity**: an outermost relation may compute `(16,000,000 - cached relations) / 8`
+//!   relations (`checkTypeRelatedTo`'s `relationCount`), which is what comparing large
+//!   unions of object types runs out of; past it the relation fails, and `TS2859`
+//!   ("Excessive complexity comparing types") is reported at the current node.
+//! - **The type table guard** (this checker's own; TypeScript has none): past
+//!   [`MAX_TYPES`] types in one checker, nothing more is instantiated and `TS2589` says so
+//!   at the current node. Every type beyond those a program's syntax makes is made by
+//!   instantiation, so one checker's table cannot grow without bound.
+//!
+//! **No cache keeps what a limit decided**: a result computed past a limit taints the
+//! computation (`inst_taint`), so no instantiation, relation or conditional type cache
+//! keeps it, and what a checker knows never depends on which files it checked first.
+use std::rc::Rc;
+
+use super::Checker;
+use crate::bind::SymbolId;
+use crate::diag::Code;
+use crate::types::{ConditionalRoot, Mapper, TypeId, TypeKind, ids};
+
+/// Deepest nesting of instantiations this checker follows (TypeScript's is 100, with
+/// `TS2589`). This checker instantiates the members of anonymous object types eagerly where
+/// TypeScript defers them, so its depth counts more than TypeScript's does: at 100, trpc
+/// made 773,731 types instead of 50,843 and three `TS2589` tsgo does not report. Past this
+/// depth the type stays uninstantiated, silently, and nothing that met it is cached.
+const EAGER_DEPTH: u32 = 40;
+/// Instantiations per statement or expression (TypeScript's `instantiationCount`).
+pub(super) const INSTANTIATION_COUNT: u32 = 5_000_000;
+/// Steps of one tail-recursive conditional type (TypeScript's `tailCount == 1000`).
+pub(super) const TAIL_RECURSION: u32 = 1_000;
+/// Deepest relation stack (TypeScript's `len(sourceStack) == 100`).
+const RELATION_DEPTH: usize = 100;
+/// Occurrences of one recursion identity that make a type deeply nested.
+const DEEPLY_NESTED: usize = 3;
+/// TypeScript's relation budget: `(16_000_000 - relation.size) / 8` per outermost relation.
+const RELATION_BUDGET: i64 = 16_000_000;
+/// Types one checker may hold before it stops instantiating (2,097,152: 17 times what a
+/// checker makes on the largest corpus here, typescript at 1 checker).
+pub(super) const MAX_TYPES: usize = 1 << 21;
+
+pub(super) const TOO_DEEP: &str = "Type instantiation is excessively deep and possibly infinite.";
+
+/// One checker's limit state.
+#[derive(Default)]
+pub(super) struct Limits {
+    /// The node the main walk is checking (file, position): where a limit reports.
+    current: Option<(u32, u32)>,
+    /// Instantiations since the current node started.
+    instantiations: u32,
+    /// The relation in progress (saved and replaced where a new relation starts).
+    relation: RelationState,
+    /// The node and code a limit last reported (one diagnostic per node for each).
+    reported: Option<(u32, u32, Code)>,
+}
+
+/// The stacks, expansion flags and budget of one relation (TypeScript's `Relater`).
+#[derive(Default)]
+pub(super) struct RelationState {
+    /// The relations in progress: sources and targets, with their recursion identities.
+    sources: Vec<(TypeId, Identity)>,
+    targets: Vec<(TypeId, Identity)>,
+    /// The source side (1) and the target side (2) are deeply nested.
+    expanding: u8,
+    /// Per relation in progress: `expanding` and the length of `maybe_keys` around it.
+    saved: Vec<(u8, usize)>,
+    /// Pairs maybe related inside the relations in progress (kept in `relating`).
+    maybe_keys: Vec<(TypeId, TypeId)>,
+    budget: i64,
+    overflow: bool,
+}
+
+/// What a relation about to be computed is to do.
+pub(super) enum RelationStep {
+    /// Compare the structure (the pair is on the stacks until `leave_relation`).
+    Compare,
+    /// Maybe related: both sides deeply nested, or the stacks 100 deep.
+    Maybe,
+    /// The budget is spent: not related, and not cached.
+    Overflow,
+}
+
+/// What identifies a chain of instantiations of one declaration (TypeScript's
+/// `getRecursionIdentity`).
+#[derive(PartialEq, Eq, Clone, Copy)]
+pub(super) enum Identity {
+    Symbol(SymbolId),
+    Node(u64),
+    Anon(TypeId),
+    Tuple(usize),
+    Type(TypeId),
+}
+
+/// A node the main walk entered; `leave_node` restores the one around it.
+pub(super) struct Entered(Option<(u32, u32)>);
+
+impl<'a> Checker<'a, '_> {
+    /// The main walk starts checking the node at `pos` of `file`: limits report there, and
+    /// the instantiation count starts again (TypeScript's `currentNode`, reset per node).
+    pub(super) fn enter_node(&mut self, file: u32, pos: u32) -> Entered {
+        self.limits.instantiations = 0;
+        Entered(self.limits.current.replace((file, pos)))
+    }
+
+    pub(super) fn leave_node(&mut self, e: Entered) {
+        self.limits.current = e.0;
+    }
+
+    /// Reports `code` at the current node (nothing outside the main walk).
+    fn report_at_current(&mut self, code: Code, message: String) {
+        if let Some((file, pos)) = self.limits.current
+            && self.limits.reported != Some((file, pos, code))
+        {
+            self.limits.reported = Some((file, pos, code));
+            self.report(file, pos, code, message);
+        }
+    }
+
+    /// Counts one instantiation of `t`; `Some(result)` when a limit stops it, and the
+    /// caller's result tainted so no cache keeps it. Past [`EAGER_DEPTH`] the result is `t`
+    /// itself, silently; past the count or the table guard it is the error type, reported.
+    pub(super) fn instantiation_limited(&mut self, t: TypeId) -> Option<TypeId> {
+        self.limits.instantiations = self.limits.instantiations.saturating_add(1);
+        if self.inst_depth > EAGER_DEPTH {
+            self.inst_taint = true;
+            return Some(t);
+        }
+        let message = if self.limits.instantiations >= INSTANTIATION_COUNT {
+            TOO_DEEP.to_string()
+        } else if self.types.len() >= MAX_TYPES {
+            format!(
+                "{TOO_DEEP} This checker holds {MAX_TYPES} types, its limit; nothing more is \
+                 instantiated."
+            )
+        } else {
+            return None;
+        };
+        self.inst_taint = true;
+        self.report_at_current(Code::ExcessivelyDeep, message);
+        Some(ids::ERROR)
+    }
+
+    /// The conditional type a tail position of a conditional type stands for: the branch
+    /// `t` (uninstantiated) under `m` when it is itself a conditional type, directly or as
+    /// a generic alias of one, with the mapper of its own root; `None` otherwise, and where
+    /// its check type would distribute over a union (TypeScript's `canTailRecurse`).
+    pub(super) fn tail_conditional(
+        &mut self,
+        t: TypeId,
+        m: Option<&Mapper>,
+    ) -> Option<(Rc<ConditionalRoot>, Option<Rc<Mapper>>)> {
+        let m = m?;
+        let (root, mapper) = match self.types.kind(t).clone() {
+            TypeKind::Conditional(c) => {
+                let mapper = self.compose_mapper(&c.root.outer, c.mapper.as_deref(), m);
+                (c.root.clone(), mapper)
+            }
+            TypeKind::LazyAlias(s, args) => {
+                // An alias still being resolved stays lazy (see `expand_lazy`).
+                if self.alias_stack.iter().any(|e| e.0 == s) {
+                    return None;
+                }
+                let args: Vec<TypeId> = args.iter().map(|&a| self.instantiate(a, m)).collect();
+                if self.types.could_contain_type_params(&args) {
+                    return None;
+                }
+                let body = self.declared_type(s);
+                let TypeKind::Conditional(c) = self.types.kind(body).clone() else {
+                    return None;
+                };
+                let params = self.type_params_of(s);
+                let args = self.fill_args(s, &params, args);
+                let alias = Mapper::new(&self.types, &params, &args);
+                let mapper = self.compose_mapper(&c.root.outer, c.mapper.as_deref(), &alias);
+                (c.root.clone(), mapper)
+            }
+            _ => return None,
+        };
+        if root.distributive {
+            let check = self.inst_opt(root.check, mapper.as_deref());
+            if check != root.check
+                && matches!(
+                    self.types.kind(check),
+                    TypeKind::Union(_) | TypeKind::Never | TypeKind::Boolean
+                )
+            {
+                return None;
+            }
+        }
+        Some((root, mapper))
+    }
+
+    /// The 1,000th tail step of a conditional type: reported, and the error type.
+    pub(super) fn tail_recursion_limited(&mut self, steps: u32) -> Option<TypeId> {
+        if steps < TAIL_RECURSION {
+            return None;
+        }
+        self.inst_taint = true;
+        self.report_at_current(Code::ExcessivelyDeep, TOO_DEEP.to_string());
+        Some(ids::ERROR)
+    }
+
+    /// Starts relating `s` to `t` (not in the cache, not in progress).
+    pub(super) fn enter_relation(&mut self, s: TypeId, t: TypeId) -> RelationStep {
+        if self.limits.relation.sources.is_empty() {
+            let cached = self.relations.len() as i64;
+            self.limits.relation.budget = (RELATION_BUDGET - cached) / 8;
+            self.limits.relation.overflow = false;
+        }
+        let r = &self.limits.relation;
+        if r.overflow || r.budget <= 0 {
+            self.limits.relation.overflow = true;
+            self.inst_taint = true;
+            return RelationStep::Overflow;
+        }
+        if r.sources.len() >= RELATION_DEPTH {
+            return RelationStep::Maybe;
+        }
+        let mut expanding = r.expanding;
+        let (si, ti) = (self.recursion_identity(s), self.recursion_identity(t));
+        let r = &mut self.limits.relation;
+        r.sources.push((s, si));
+        r.targets.push((t, ti));
+        if expanding & 1 == 0 && self.deeply_nested(true) {
+            expanding |= 1;
+        }
+        if expanding & 2 == 0 && self.deeply_nested(false) {
+            expanding |= 2;
+        }
+        let r = &mut self.limits.relation;
+        r.saved.push((r.expanding, r.maybe_keys.len()));
+        r.expanding = expanding;
+        if expanding == 3 {
+            self.leave_relation();
+            return RelationStep::Maybe;
+        }
+        RelationStep::Compare
+    }
+
+    /// Pops what `enter_relation` pushed; one relation of the budget is spent.
+    fn leave_relation(&mut self) -> usize {
+        let r = &mut self.limits.relation;
+        r.sources.pop();
+        r.targets.pop();
+        let (expanding, maybe_start) = r.saved.pop().unwrap_or_default();
+        r.expanding = expanding;
+        r.budget -= 1;
+        maybe_start
+    }
+
+    /// Ends relating `s` to `t` after [`RelationStep::Compare`]; whether it was the
+    /// outermost relation. A pair `maybe` related (true, leaning on an assumption, nothing
+    /// else in the way of caching) inside another relation stays assumed for the rest of
+    /// the outermost one, with what was assumed inside it (TypeScript's `maybeKeys`), so
+    /// it is not compared again there; otherwise the pair and those assumptions end here.
+    /// The outermost relation reports `TS2859` if it ran out of budget.
+    pub(super) fn finish_relation(&mut self, s: TypeId, t: TypeId, maybe: bool) -> bool {
+        let maybe_start = self.leave_relation();
+        let outermost = self.limits.relation.sources.is_empty();
+        if maybe && !outermost {
+            self.limits.relation.maybe_keys.push((s, t));
+        } else {
+            self.relating.remove(&(s, t));
+            let kept: Vec<_> = self
+                .limits
+                .relation
+                .maybe_keys
+                .drain(maybe_start..)
+                .collect();
+            for k in kept {
+                self.relating.remove(&k);
+            }
+        }
+        if outermost && self.limits.relation.overflow {
+            self.limits.relation.overflow = false;
+            let (a, b) = (self.type_to_string(s), self.type_to_string(t));
+            self.report_at_current(
+                Code::ExcessiveComplexity,
+                format!("Excessive complexity comparing types '{a}' and '{b}'."),
+            );
+        }
+        outermost
+    }
+
+    /// Starts a new relation inside the current one (a variance measurement): its own
+    /// stacks and budget, as TypeScript starts a new relater.
+    pub(super) fn begin_new_relation(&mut self) -> RelationState {
+        std::mem::take(&mut self.limits.relation)
+    }
+
+    pub(super) fn end_new_relation(&mut self, outer: RelationState) {
+        self.limits.relation = outer;
+    }
+
+    /// Whether the newest type on the source (or target) stack is deeply nested: the
+    /// stack holds [`DEEPLY_NESTED`] distinct types of its recursion identity, as
+    /// `isDeeplyNestedType` counts them. TypeScript counts only types each newer than the
+    /// one before (by type id); ids here depend on what a checker made first, and counting
+    /// by them made excalidraw's diagnostics differ between 1 and 8 checkers, so every
+    /// distinct instantiation counts.
+    fn deeply_nested(&self, source: bool) -> bool {
+        let r = &self.limits.relation;
+        let stack = if source { &r.sources } else { &r.targets };
+        if stack.len() < DEEPLY_NESTED {
+            return false;
+        }
+        let Some(&(newest, identity)) = stack.last() else {
+            return false;
+        };
+        let nested = |identity: Identity| {
+            let mut seen: Vec<TypeId> = Vec::with_capacity(DEEPLY_NESTED);
+            for &(x, xi) in stack {
+                let matches = xi == identity
+                    || matches!(self.types.kind(x), TypeKind::Intersection(ms)
+                        if ms.iter().any(|&m| self.recursion_identity(m) == identity));
+                if matches && !seen.contains(&x) {
+                    seen.push(x);
+                    if seen.len() >= DEEPLY_NESTED {
+                        return true;
+                    }
+                }
+            }
+            false
+        };
+        match self.types.kind(newest) {
+            TypeKind::Intersection(ms) => ms.iter().any(|&m| nested(self.recursion_identity(m))),
+            _ => nested(identity),
+        }
+    }
+
+    /// A reference's generic declaration, an anonymous type's declared type, a deferred
+    /// conditional or mapped type's declaration, an indexed access's object.
+    fn recursion_identity(&self, t: TypeId) -> Identity {
+        match self.types.kind(t) {
+            TypeKind::Reference(s, _) | TypeKind::LazyAlias(s, _) => Identity::Symbol(*s),
+            TypeKind::Tuple(es) => Identity::Tuple(es.len()),
+            TypeKind::Conditional(c) => Identity::Node(c.root.node),
+            TypeKind::Mapped(m) => Identity::Node(m.root.node),
+            TypeKind::Indexed(o, _) => self.recursion_identity(*o),
+            TypeKind::Object(_) => match self.anonymous_target(t) {
+                Some(d) => Identity::Anon(d),
+                None => Identity::Type(t),
+            },
+            _ => Identity::Type(t),
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! TypeScript's limits (`check/limits.rs`): programs that recurse without end through
+//! each kind of generic type finish, well under a second, with the diagnostic TypeScript
+//! reports for them, the same at every checker count.
+use std::time::{Duration, Instant};
+
+use checker::Options;
+
+use crate::{corpus, diagnostics};
+
+/// The rendered diagnostics of `src`, checked within half a second, and the same digest
+/// at 1 and 3 checkers (a file and its copy, so each checker has one).
+fn bounded(src: &str) -> String {
+    let start = Instant::now();
+    let out = diagnostics(src);
+    let took = start.elapsed();
+    assert!(
+        took < Duration::from_millis(500),
+        "took {took:?}, not well under a second"
+    );
+    let files = [("a.ts", src), ("b.ts", src), ("c.ts", src)];
+    let digest = |n| {
+        checker::run(&corpus(&files), &Options { checkers: n })
+            .expect("the corpus has sources")
+            .digest
+    };
+    assert_eq!(digest(1), digest(3));
+    out
+}
+
+#[test]
+fn a_tail_recursive_conditional_type_stops_after_a_thousand_steps() {
+    insta::assert_snapshot!(bounded(
+        "type Loop<T> = T extends string ? Loop<T> : never;
+const x: Loop<'a'> = 1;
+type Count<T extends unknown[]> = T extends { length: 100000 } ? T : Count<[...T, 0]>;
+type C = Count<[]>;
+"
+    ));
+}
+
+#[test]
+fn a_mapped_type_that_nests_itself_forever_relates_as_maybe_related() {
+    insta::assert_snapshot!(bounded(
+        "type Deep<T> = { [K in keyof T]: Deep<{ next: T[K] }> } & { value: T };
+declare const a: Deep<{ x: string }>;
+const b: Deep<{ x: string }> = a;
+const c: Deep<{ x: number }> = a;
+"
+    ));
+}
+
+#[test]
+fn generic_interfaces_that_expand_forever_relate_by_their_arguments() {
+    insta::assert_snapshot!(bounded(
+        "interface Box<T> { value: T; next: Box<Box<T>>; pair: Pair<T, Box<T>> }
+interface Pair<A, B> { left: Box<A>; right: Pair<B, A> }
+declare let s: Box<string>;
+let t: Box<string> = s;
+let u: Box<number> = s;
+declare let p: Pair<string, number>;
+let q: Pair<number, string> = p;
+"
+    ));
+}
+
+#[test]
+fn generic_signatures_that_return_ever_larger_types_finish() {
+    insta::assert_snapshot!(bounded(
+        "interface Chain<T> { then<U>(f: (x: T) => U): Chain<[T, U]>; self(): Chain<Chain<T>> }
+declare const c: Chain<string>;
+const d: Chain<number> = c;
+const e = c.then(x => 1).then(y => y).self().self();
+const f: number = e;
+"
+    ));
+}
