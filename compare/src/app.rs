@@ -15,7 +15,7 @@ use crate::environment::{self, Environment};
 use crate::export::{Format, Outputs};
 use crate::output::{progress::Progress, table};
 use crate::reproduce;
-use crate::results::{Results, Settings};
+use crate::results::{Results, RoundDefaults, Settings};
 
 /// Exit status after Ctrl-C, as shells report a SIGINT.
 const EXIT_INTERRUPTED: u8 = 130;
@@ -65,12 +65,30 @@ struct BakeoffArgs {
 
 #[derive(Args, Debug)]
 struct ScheduleArgs {
-    /// Measured runs of each contender per corpus and checker count.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
-    runs: u32,
+    /// Exactly this many paired rounds per corpus and checker count (each round runs every
+    /// contender once), instead of running until --precision.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..), conflicts_with_all = ["precision", "min_runs", "max_runs"])]
+    runs: Option<u32>,
+    /// Add rounds until every contender's wall interval is at most ± this many percent
+    /// (or --max-runs is reached); the default of the bake-off or of reproduce otherwise.
+    #[arg(long, value_name = "PERCENT", value_parser = parse_precision)]
+    precision: Option<f64>,
+    /// Rounds at least, before the precision is looked at.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(2..))]
+    min_runs: u32,
+    /// Rounds at most (the default of the bake-off or of reproduce otherwise).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..))]
+    max_runs: Option<u32>,
     /// Warm-up rounds (every contender once) before each corpus and checker count.
     #[arg(long, default_value_t = 1)]
     warmup: u32,
+    /// Do not run the baseline a second time per round as the A/A control `<baseline>#2`.
+    #[arg(long)]
+    no_control: bool,
+    /// Seed of the shuffled round order and the layout padding (random by default; the
+    /// seed used is recorded in the JSON).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Continue the bake-off recorded in this JSON file, skipping finished runs; the file
     /// is kept up to date unless --json names another.
     #[arg(long, value_name = "FILE")]
@@ -78,6 +96,54 @@ struct ScheduleArgs {
     /// Corpus cache directory, passed to the children.
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
+}
+
+/// The bake-off's defaults: on a shared 2-core machine, 20 rounds of the six default
+/// contenders and the control at 1 and 8 checkers on the synthetic corpus take about 6
+/// minutes, and reach about ±5% on wall time.
+pub const BAKEOFF_ROUNDS: RoundDefaults = RoundDefaults {
+    precision_pct: 5.0,
+    max_runs: 20,
+};
+
+impl ScheduleArgs {
+    /// `(min_runs, max_runs, precision_pct)`: fixed rounds with --runs, else rounds from
+    /// --min-runs until --precision or --max-runs.
+    fn rounds(&self, defaults: RoundDefaults) -> Result<(usize, Option<usize>, Option<f64>)> {
+        if let Some(runs) = self.runs {
+            return Ok((runs as usize, None, None));
+        }
+        let min = self.min_runs as usize;
+        let max = self
+            .max_runs
+            .map_or(defaults.max_runs.max(min), |m| m as usize);
+        if max < min {
+            bail!("--max-runs {max} is below --min-runs {min}");
+        }
+        Ok((
+            min,
+            Some(max),
+            Some(self.precision.unwrap_or(defaults.precision_pct)),
+        ))
+    }
+
+    fn seed(&self) -> u64 {
+        self.seed.unwrap_or_else(|| fastrand::u64(..))
+    }
+}
+
+fn parse_precision(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim_end_matches('%')
+        .parse()
+        .map_err(|_| format!("`{text}` is not a percentage"))?;
+    if value.is_finite() && value > 0.0 {
+        Ok(value)
+    } else {
+        Err(format!(
+            "the precision must be a positive percentage, not {text}"
+        ))
+    }
 }
 
 #[derive(Args, Debug, Default)]
@@ -153,11 +219,13 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
     match cli.command {
         Some(Command::Report(args)) => report(args),
         Some(Command::Reproduce(args)) => {
-            let mut settings = reproduce::settings(
-                args.ablations,
-                args.schedule.runs as usize,
-                args.schedule.warmup as usize,
-            );
+            let (min_runs, max_runs, precision_pct) = args.schedule.rounds(reproduce::ROUNDS)?;
+            let mut settings =
+                reproduce::settings(args.ablations, min_runs, args.schedule.warmup as usize);
+            settings.max_runs = max_runs;
+            settings.precision_pct = precision_pct;
+            settings.control = !args.schedule.no_control;
+            settings.seed = args.schedule.seed();
             if !args.corpus.is_empty() {
                 for corpus in &args.corpus {
                     if !reproduce::CORPORA.contains(&corpus.as_str()) {
@@ -208,13 +276,18 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
             if corpora.is_empty() {
                 bail!("--corpus names no corpus");
             }
+            let (min_runs, max_runs, precision_pct) = args.schedule.rounds(BAKEOFF_ROUNDS)?;
             let mut settings = Settings {
                 corpora,
                 checkers,
                 contenders,
                 baseline,
-                runs: args.schedule.runs as usize,
+                min_runs,
+                max_runs,
+                precision_pct,
                 warmup: args.schedule.warmup as usize,
+                control: !args.schedule.no_control,
+                seed: args.schedule.seed(),
             };
             if let Some(path) = &args.schedule.resume {
                 let previous = Results::load(path)?.settings;
@@ -368,8 +441,17 @@ fn continue_plan(settings: &mut Settings, previous: Settings, matches: &ArgMatch
     if !settings.contenders.contains(&settings.baseline) {
         settings.contenders.insert(0, settings.baseline);
     }
-    if defaulted("runs") {
-        settings.runs = previous.runs;
+    if defaulted("runs") && defaulted("precision") && defaulted("min_runs") && defaulted("max_runs")
+    {
+        settings.min_runs = previous.min_runs;
+        settings.max_runs = previous.max_runs;
+        settings.precision_pct = previous.precision_pct;
+    }
+    if defaulted("no_control") {
+        settings.control = previous.control;
+    }
+    if defaulted("seed") {
+        settings.seed = previous.seed;
     }
     if defaulted("warmup") {
         settings.warmup = previous.warmup;

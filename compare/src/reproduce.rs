@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use crate::contender::Contender;
 use crate::output::table::{Table, count, signed};
-use crate::results::{Results, Settings};
+use crate::results::{Results, RoundDefaults, Settings};
 use crate::stats::{Metric, Ratio, Verdict};
 
 /// The publication's corpora, in its order.
@@ -22,9 +22,19 @@ const COMMIT_FIGURES: &str = include_str!("../data/commit-figures.tsv");
 /// `shared/reference/native-checker.tsv`).
 const NATIVE_CHECKER: &str = include_str!("../data/native-checker.tsv");
 
+/// Rounds of `reproduce` when the command line does not say: the six contenders and the
+/// control on ten cells at about 1.1 s a run on a shared 2-core machine make 40 rounds
+/// about 53 minutes (with --ablations, 12 runs a round, about 90), reaching about ±4% on
+/// wall time where ±2% would take about 150 rounds.
+pub const ROUNDS: RoundDefaults = RoundDefaults {
+    precision_pct: 2.0,
+    max_runs: 40,
+};
+
 /// The matrix: all five corpora at 1 and 8 checkers; the three slice policies and the
 /// three other allocators; with `ablations` also the switch sweep, +populate and +collapse.
-pub fn settings(ablations: bool, runs: usize, warmup: usize) -> Settings {
+/// Paired rounds with the A/A control, `min_runs` rounds at least.
+pub fn settings(ablations: bool, min_runs: usize, warmup: usize) -> Settings {
     let mut contenders = vec![
         Contender::SLICE_NOHUGE,
         Contender::SLICE_HYBRID,
@@ -50,8 +60,12 @@ pub fn settings(ablations: bool, runs: usize, warmup: usize) -> Settings {
         checkers: CHECKERS.to_vec(),
         contenders,
         baseline: Contender::SLICE_NOHUGE,
-        runs,
+        min_runs,
+        max_runs: None,
+        precision_pct: None,
         warmup,
+        control: true,
+        seed: 0,
     }
 }
 
@@ -536,6 +550,10 @@ mod tests {
             low: None,
             high: None,
             verdict,
+            rounds: 5,
+            half_width_pct: None,
+            sd_log: None,
+            unreliable: false,
         };
         assert_eq!(agreement(&ratio(0.95, Some(Verdict::Lower)), -5.0), "✓");
         assert_eq!(agreement(&ratio(1.02, Some(Verdict::Neutral)), -5.0), "(✗)");

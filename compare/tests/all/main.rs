@@ -2,6 +2,7 @@
 mod bad_input;
 mod children;
 mod fake;
+mod precision;
 mod report;
 mod resume;
 mod schedule;
