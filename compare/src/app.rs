@@ -10,6 +10,7 @@ use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand}
 
 use crate::benchmark::launcher::Binaries;
 use crate::benchmark::runner::{self, Outcome, Runner};
+use crate::calibrate::Calibration;
 use crate::contender::{self, Contender, DEFAULT_CONTENDERS};
 use crate::environment::{self, Environment};
 use crate::export::{Format, Outputs};
@@ -89,6 +90,9 @@ struct ScheduleArgs {
     /// seed used is recorded in the JSON).
     #[arg(long)]
     seed: Option<u64>,
+    /// Skip the fault cost probe (4 KiB and 2 MiB faults, about 15 s) before the runs.
+    #[arg(long)]
+    no_calibration: bool,
     /// Continue the bake-off recorded in this JSON file, skipping finished runs; the file
     /// is kept up to date unless --json names another.
     #[arg(long, value_name = "FILE")]
@@ -370,6 +374,11 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
     // process (compare installs no global allocator).
     unsafe { libc::malloc_trim(0) };
     eprintln!("{}", results.environment.summary());
+    eprintln!("{}", results.environment.machine_summary());
+    if !pending.is_empty() && !schedule.no_calibration {
+        eprintln!("measuring the cost of 4 KiB and 2 MiB page faults (about 15 s)");
+        results.calibrations.push(Calibration::measure());
+    }
     let checkout = environment::checkout_revision();
     if let Some(warning) =
         environment::stale_build_warning(environment::BUILD_REVISION, checkout.as_deref())

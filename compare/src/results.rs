@@ -10,6 +10,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::calibrate::Calibration;
 use crate::contender::Contender;
 use crate::environment::Environment;
 use crate::stats::{self, Metric, Ratio, Verdict};
@@ -25,6 +26,9 @@ pub struct Results {
     /// ratios and which of its figures are unreliable. Recomputed from the runs.
     #[serde(default)]
     pub cells: Vec<Cell>,
+    /// The fault cost probe of each invocation that measured runs, oldest first.
+    #[serde(default)]
+    pub calibrations: Vec<Calibration>,
 }
 
 /// What was asked for: the plan a resumed bake-off must continue.
@@ -134,6 +138,31 @@ pub struct Run {
     /// What the child said about the size of its work.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workload: Option<Workload>,
+    /// What else happened while it ran; absent in files from before they were recorded.
+    #[serde(flatten)]
+    pub covariates: Covariates,
+}
+
+/// What the machine did around one run, to explain a run that stands out. None of it
+/// enters a ratio.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Covariates {
+    /// When the child was spawned, seconds since the Unix epoch (0 when not recorded).
+    #[serde(default)]
+    pub started_unix_s: f64,
+    /// Times the child was preempted (wait4 `ru_nivcsw`).
+    #[serde(default)]
+    pub involuntary_switches: u64,
+    /// Times the child gave up its CPU itself (wait4 `ru_nvcsw`).
+    #[serde(default)]
+    pub voluntary_switches: u64,
+    /// Steal time of all CPUs while the child ran (/proc/stat), in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steal_s: Option<f64>,
+    /// The random padding of this run's environment, in bytes (0 to 4096): see
+    /// `benchmark::layout`.
+    #[serde(default)]
+    pub env_padding_bytes: usize,
 }
 
 /// The size of the input and of the checker's state, as the child counted it.
@@ -413,6 +442,7 @@ impl Results {
             settings,
             results: Vec::new(),
             cells: Vec::new(),
+            calibrations: Vec::new(),
         }
     }
 

@@ -8,6 +8,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::benchmark::launcher::{Launcher, Request};
+use crate::benchmark::layout;
 use crate::benchmark::measure::{self, Exit, judge};
 use crate::benchmark::schedule::{self, Group, Slot};
 use crate::export::{ExportError, Outputs};
@@ -186,17 +187,21 @@ impl Runner<'_> {
             corpus: &corpus,
             checkers: slot.checkers,
         };
-        let measured = measure::measure(self.launcher.command(&request));
+        let mut command = self.launcher.command(&request);
+        let padding = layout::padding_bytes(results.settings.seed, slot);
+        layout::equalize(&mut command, padding);
+        let measured = measure::measure(command);
         // Ctrl-C reaches the child too, and it may die before our handler has run.
         let child_interrupted = matches!(&measured, Ok(m) if m.exit == Exit::Signal(libc::SIGINT));
         if child_interrupted || self.stop.load(Ordering::SeqCst) {
             self.stop.store(true, Ordering::SeqCst);
             return Ok(Outcome::Interrupted);
         }
-        let run = match measured {
+        let mut run = match measured {
             Ok(measured) => judge(slot.contender, slot.round, &measured),
             Err(error) => failed_to_start(slot.round, &error),
         };
+        run.covariates.env_padding_bytes = padding;
         if !run.status.is_ok() {
             self.progress.warn(&format!("{label}: {}", run.status));
         }
@@ -216,5 +221,6 @@ fn failed_to_start(round: usize, error: &std::io::Error) -> Run {
         figures: Default::default(),
         allocator: None,
         workload: None,
+        covariates: Default::default(),
     }
 }

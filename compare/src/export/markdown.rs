@@ -67,6 +67,10 @@ pub fn render(results: &Results) -> String {
             .collect::<Vec<_>>()
             .join(", "),
     );
+    let _ = writeln!(out, "- Machine facts: {}", env.machine_summary());
+    for line in table::calibration_lines(results) {
+        let _ = writeln!(out, "- Fault cost: {line}");
+    }
     let _ = writeln!(out, "- Plan: {}\n", plan(settings));
     let most_checkers = settings.checkers.iter().copied().max().unwrap_or(1);
     if env.cpu_count > 0 && most_checkers > env.cpu_count {
@@ -104,6 +108,26 @@ pub fn render(results: &Results) -> String {
         );
     }
     out.push_str(&reproduce::markdown(results));
+    if let Some(table) = table::fault_sys_table(results) {
+        let _ = writeln!(
+            out,
+            "## Sys time predicted from the fault counts\n\nEach contender's median minor \
+             faults at the probe's 4 KiB cost, its huge pages (AnonHugePages at its end) at the \
+             fresh 2 MiB cost, beside its median sys time. Sys time the faults do not \
+             explain is the rest of the kernel's work (mmap, madvise, exit).\n\n{}",
+            table.to_markdown()
+        );
+    }
+    let standing_out = table::standouts(results);
+    if !standing_out.rows.is_empty() {
+        let _ = writeln!(
+            out,
+            "## Runs that stand out\n\nWall time beyond 3 robust standard deviations (1.4826 \
+             MAD) of its row, with the child's involuntary context switches, the steal time of \
+             all CPUs while it ran, its environment padding and when it started.\n\n{}",
+            standing_out.to_markdown()
+        );
+    }
     let notes = table::digest_notes(results);
     if !notes.is_empty() {
         let _ = writeln!(out, "## Workload digests\n");

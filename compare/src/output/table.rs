@@ -5,8 +5,9 @@
 //! [`Table`]s.
 use std::fmt::Write as _;
 
+use crate::calibrate::FaultCost;
 use crate::results::{Cell, ResultSet, Results};
-use crate::stats::{Metric, Ratio};
+use crate::stats::{self, Metric, Ratio};
 
 /// Rows of cells under a header.
 #[derive(Clone, Debug, PartialEq)]
@@ -199,6 +200,153 @@ fn contender_table(
     }
 }
 
+/// The fault cost probes, one line each: `4 KiB fault 0.61 µs [0.58, 0.64] · ...`.
+pub fn calibration_lines(results: &Results) -> Vec<String> {
+    let cost = |name: &str, c: &Option<FaultCost>| match c {
+        Some(c) => format!(
+            "{name} {} [{}, {}] ({} × {:.0} faults{})",
+            micros(c.us),
+            micros(c.low_us),
+            micros(c.high_us),
+            c.repetitions,
+            c.faults,
+            if name.contains("2 MiB") {
+                format!(", {} MiB in huge pages", c.anon_huge_kib / 1024)
+            } else {
+                String::new()
+            },
+        ),
+        None => format!("{name} not measured"),
+    };
+    results
+        .calibrations
+        .iter()
+        .map(|c| {
+            format!(
+                "{} · {} · {} (CPU time per fault, mean [95% CI])",
+                cost("4 KiB fault", &c.small),
+                cost("2 MiB fault, recycled", &c.huge_recycled),
+                cost(
+                    &format!(
+                        "2 MiB fault, fresh after {} s idle",
+                        crate::calibrate::IDLE.as_secs()
+                    ),
+                    &c.huge_fresh
+                ),
+            )
+        })
+        .collect()
+}
+
+/// `0.61 µs`, `2.6 ms`.
+fn micros(us: f64) -> String {
+    if us >= 1000.0 {
+        format!("{:.2} ms", us / 1000.0)
+    } else {
+        format!("{us:.2} µs")
+    }
+}
+
+/// Beside each contender's median sys time, the sys time its faults predict at the
+/// latest probe's costs (4 KiB faults, and its huge pages at the fresh 2 MiB cost).
+pub fn fault_sys_table(results: &Results) -> Option<Table> {
+    let calibration = results.calibrations.last()?;
+    let mut rows = Vec::new();
+    for section_corpus in &results.settings.corpora {
+        for &checkers in &results.settings.checkers {
+            for contender in results.settings.entrants() {
+                let Some(set) = results.get(section_corpus, contender, checkers) else {
+                    continue;
+                };
+                let Some(median) = set.median else { continue };
+                let Some(predicted) =
+                    calibration.predicted_sys_s(median.minor_faults, median.anon_huge_kib)
+                else {
+                    continue;
+                };
+                rows.push(vec![
+                    section_corpus.clone(),
+                    checkers.to_string(),
+                    contender.to_string(),
+                    count(median.minor_faults),
+                    format!("{:.0}", median.anon_huge_kib / 2048.0),
+                    format!("{predicted:.3}"),
+                    format!("{:.3}", median.sys_s),
+                    format!("{:.0}%", 100.0 * predicted / median.sys_s.max(1e-9)),
+                ]);
+            }
+        }
+    }
+    (!rows.is_empty()).then(|| Table {
+        header: [
+            "corpus",
+            "checkers",
+            "contender",
+            "minor faults",
+            "2 MiB pages",
+            "predicted fault sys s",
+            "measured sys s",
+            "predicted / measured",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+    })
+}
+
+/// Runs whose wall time lies more than 3 robust standard deviations (1.4826 MAD) from
+/// their contender's median in the same cell, with what the machine did meanwhile.
+pub fn standouts(results: &Results) -> Table {
+    let mut rows = Vec::new();
+    for set in &results.results {
+        let walls: Vec<f64> = set.ok().map(|run| run.figures.wall_s).collect();
+        let (Some(center), Some(spread)) = (stats::median(&walls), stats::mad(&walls)) else {
+            continue;
+        };
+        if walls.len() < 5 || spread <= 0.0 {
+            continue;
+        }
+        for run in set.ok() {
+            let z = (run.figures.wall_s - center) / spread;
+            if z.abs() <= 3.0 {
+                continue;
+            }
+            let c = &run.covariates;
+            rows.push(vec![
+                set.corpus.clone(),
+                set.checkers.to_string(),
+                set.contender.to_string(),
+                run.round.to_string(),
+                format!(
+                    "{:.3} ({:+.0}%)",
+                    run.figures.wall_s,
+                    100.0 * (run.figures.wall_s / center - 1.0)
+                ),
+                c.involuntary_switches.to_string(),
+                c.steal_s.map_or("-".to_string(), |s| format!("{s:.2}")),
+                c.env_padding_bytes.to_string(),
+                format!("{:.0}", c.started_unix_s),
+            ]);
+        }
+    }
+    Table {
+        header: [
+            "corpus",
+            "checkers",
+            "contender",
+            "round",
+            "wall s (vs median)",
+            "involuntary switches",
+            "steal s",
+            "env padding",
+            "started (unix s)",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+    }
+}
+
 /// Every run that was kept out of the summaries, and why.
 pub fn failures(results: &Results) -> Table {
     let rows = results
@@ -339,14 +487,35 @@ impl Table {
     }
 }
 
-/// The whole terminal report: every section's table, then the failed runs.
+/// The whole terminal report: the machine facts and fault costs, every section's table,
+/// the runs that stand out, then the failed runs.
 pub fn render_text(results: &Results) -> String {
     let mut out = String::new();
+    let _ = writeln!(out, "machine: {}", results.environment.machine_summary());
+    for line in calibration_lines(results) {
+        let _ = writeln!(out, "fault cost: {line}");
+    }
+    out.push('\n');
     for section in sections(results) {
         let _ = writeln!(out, "{}\n{}", section.title, section.table.to_text());
     }
     if let Some(beside) = crate::reproduce::text(results) {
         let _ = writeln!(out, "{beside}");
+    }
+    if let Some(table) = fault_sys_table(results) {
+        let _ = writeln!(
+            out,
+            "sys time predicted from the fault counts\n{}",
+            table.to_text()
+        );
+    }
+    let standing_out = standouts(results);
+    if !standing_out.rows.is_empty() {
+        let _ = writeln!(
+            out,
+            "runs that stand out (wall beyond 3 robust SD of their row)\n{}",
+            standing_out.to_text()
+        );
     }
     for note in digest_notes(results) {
         let _ = writeln!(out, "note: {note}\n");

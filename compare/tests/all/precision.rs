@@ -46,6 +46,7 @@ fn timed(round: usize, wall_s: f64) -> Run {
         },
         allocator: None,
         workload: None,
+        covariates: Default::default(),
     }
 }
 

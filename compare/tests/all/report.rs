@@ -253,6 +253,45 @@ fn a_results_file_from_before_paired_rounds_loads_without_a_control() {
     assert_eq!(wall.rounds, 3, "its rounds pair up by number");
 }
 
+#[test]
+fn a_run_far_from_its_rows_median_is_listed_with_its_covariates() {
+    let mut results = stored();
+    let mut base = results
+        .get("synthetic", Contender::Mimalloc, 1)
+        .unwrap()
+        .runs[0]
+        .clone();
+    for (round, wall) in [(3, 0.78), (4, 0.77), (5, 2.5)] {
+        base.round = round;
+        base.figures.wall_s = wall;
+        base.covariates.involuntary_switches = if wall > 1.0 { 4321 } else { 40 };
+        results.push("synthetic", Contender::Mimalloc, 1, base.clone());
+    }
+    let table = compare::output::table::standouts(&results);
+    assert_eq!(table.rows.len(), 1, "{table:?}");
+    let row = &table.rows[0];
+    assert_eq!(&row[..4], ["synthetic", "1", "mimalloc", "5"]);
+    assert!(row.contains(&"4321".to_string()), "{row:?}");
+}
+
+#[test]
+fn the_fault_probe_and_the_machine_facts_head_every_report() {
+    let results = stored();
+    let text = compare::output::table::render_text(&results);
+    let markdown = compare::export::markdown::render(&results);
+    for report in [&text, &markdown] {
+        assert!(report.contains("virtio_balloon bound"), "{report}");
+        assert!(report.contains("2 MiB fault, fresh after 3 s idle 2.60 ms [2.30 ms, 2.90 ms]"));
+    }
+    assert!(markdown.contains("## Sys time predicted from the fault counts"));
+    let json: serde_json::Value =
+        serde_json::from_slice(&JsonExporter.render(&results).unwrap()).unwrap();
+    assert_eq!(json["environment"]["machine"]["page_reporting_order"], 9);
+    assert!(json["calibrations"][0]["huge_fresh"]["us"].is_number());
+    assert!(json["results"][0]["runs"][0]["env_padding_bytes"].is_number());
+    assert!(json["results"][0]["runs"][0]["involuntary_switches"].is_number());
+}
+
 fn stored_reproduce() -> Results {
     Results::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reproduce-trpc.json"))
         .unwrap()
