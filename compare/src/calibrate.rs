@@ -21,8 +21,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::stats;
 
-/// Bytes touched per repetition.
+/// Bytes touched per repetition of the 4 KiB and recycled 2 MiB probes.
 const PROBE_BYTES: usize = 32 << 20; // 32 MiB
+/// Bytes touched per fresh 2 MiB repetition: more than a child's footprint, so that
+/// the kernel has to go past the blocks it keeps warm into memory reported to the host.
+const FRESH_BYTES: usize = 256 << 20; // 256 MiB
 const SMALL_PAGE: usize = 4 << 10; // 4 KiB
 const HUGE_PAGE: usize = 2 << 20; // 2 MiB
 /// Repetitions of the 4 KiB and recycled 2 MiB probes.
@@ -43,8 +46,8 @@ pub struct FaultCost {
     pub repetitions: usize,
     /// Minor faults of one repetition (the mean).
     pub faults: f64,
-    /// AnonHugePages the probe's memory reached per repetition, in KiB: `32768` for 16
-    /// huge pages; 0 where the kernel gave small pages.
+    /// AnonHugePages the probe's memory reached per repetition, in KiB (`32768` for 16
+    /// huge pages); 0 where the kernel gave small pages.
     pub anon_huge_kib: u64,
 }
 
@@ -59,14 +62,19 @@ pub struct Calibration {
 }
 
 impl Calibration {
-    /// Runs the three probes: about `FRESH_REPETITIONS * IDLE` (12 s) of waiting.
+    /// Runs the three probes: about `FRESH_REPETITIONS * IDLE` (12 s) of waiting, and
+    /// 256 MiB of fresh huge pages per fresh repetition.
     pub fn measure() -> Calibration {
         let started_unix_s = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0.0, |d| d.as_secs_f64());
-        let small = repeat(REPETITIONS, || touch(PageSize::Small), None);
-        let huge_recycled = repeat(REPETITIONS, || touch(PageSize::Huge), None);
-        let huge_fresh = repeat(FRESH_REPETITIONS, || touch(PageSize::Huge), Some(IDLE));
+        let small = repeat(REPETITIONS, || touch(PageSize::Small, PROBE_BYTES), None);
+        let huge_recycled = repeat(REPETITIONS, || touch(PageSize::Huge, PROBE_BYTES), None);
+        let huge_fresh = repeat(
+            FRESH_REPETITIONS,
+            || touch(PageSize::Huge, FRESH_BYTES),
+            Some(IDLE),
+        );
         Calibration {
             started_unix_s,
             small,
@@ -154,10 +162,10 @@ fn anon_huge_kib() -> u64 {
         .unwrap_or(0)
 }
 
-/// Maps [`PROBE_BYTES`] on a 2 MiB boundary, advises the page size, writes one byte per
-/// page, and unmaps it again.
-fn touch(size: PageSize) -> Option<Touch> {
-    let len = PROBE_BYTES + HUGE_PAGE;
+/// Maps `bytes` on a 2 MiB boundary, advises the page size, writes one byte per page,
+/// and unmaps it again.
+fn touch(size: PageSize, bytes: usize) -> Option<Touch> {
+    let len = bytes + HUGE_PAGE;
     // SAFETY: an anonymous private mapping at an address of the kernel's choosing
     // touches no existing memory.
     let base = unsafe {
@@ -178,12 +186,12 @@ fn touch(size: PageSize) -> Option<Touch> {
         PageSize::Small => (libc::MADV_NOHUGEPAGE, SMALL_PAGE),
         PageSize::Huge => (libc::MADV_HUGEPAGE, HUGE_PAGE),
     };
-    // SAFETY: [start, start + PROBE_BYTES) lies inside the mapping made above (the
-    // mapping has HUGE_PAGE bytes of slack for the alignment).
-    unsafe { libc::madvise(start.cast(), PROBE_BYTES, advice) };
+    // SAFETY: [start, start + bytes) lies inside the mapping made above (the mapping has
+    // HUGE_PAGE bytes of slack for the alignment).
+    unsafe { libc::madvise(start.cast(), bytes, advice) };
     let huge_before = anon_huge_kib();
     let (cpu_before, faults_before) = thread_usage();
-    for offset in (0..PROBE_BYTES).step_by(step) {
+    for offset in (0..bytes).step_by(step) {
         // SAFETY: start + offset is inside the mapping, which is readable and writable
         // and owned by this function alone.
         unsafe { start.add(offset).write_volatile(1) };
@@ -201,7 +209,7 @@ mod tests {
 
     #[test]
     fn a_small_page_probe_faults_once_per_page() {
-        let (cpu_s, faults, _) = touch(PageSize::Small).unwrap();
+        let (cpu_s, faults, _) = touch(PageSize::Small, PROBE_BYTES).unwrap();
         let pages = (PROBE_BYTES / SMALL_PAGE) as u64;
         assert!(
             faults >= pages && faults < pages + pages / 8,
