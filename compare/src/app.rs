@@ -102,12 +102,14 @@ struct ScheduleArgs {
     cache_dir: Option<PathBuf>,
 }
 
-/// The bake-off's defaults: on a shared 2-core machine, 20 rounds of the six default
-/// contenders and the control at 1 and 8 checkers on the synthetic corpus take about 6
-/// minutes, and reach about ±5% on wall time.
+/// The bake-off's defaults: on a shared 2-core machine (about 1.3 s a synthetic run
+/// while neighbours compile), 16 rounds (and one warm-up) of the six default contenders
+/// and the control at 1 and 8 checkers take about 5 minutes with the fault probe, and
+/// reach about ±6% on wall time at this machine's paired noise (0.12 per round in log
+/// ratio), or ±5% where a cell is quieter, when it stops early.
 pub const BAKEOFF_ROUNDS: RoundDefaults = RoundDefaults {
     precision_pct: 5.0,
-    max_runs: 20,
+    max_runs: 16,
 };
 
 impl ScheduleArgs {
