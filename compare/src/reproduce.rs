@@ -320,6 +320,82 @@ fn beside_publication(results: &Results) -> Option<Table> {
     })
 }
 
+/// One figure of the publication's table, ours beside theirs, for the chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Beside {
+    /// `1 · trpc`.
+    pub row: String,
+    /// `hybrid wall`, `hybrid RSS`, `hybrid faults`, `huge wall`, `huge RSS`.
+    pub figure: &'static str,
+    /// Our paired ratio against slice-nohuge, if measured.
+    pub ours: Option<Ratio>,
+    /// The published change, percent.
+    pub published_pct: f64,
+}
+
+/// The figures of every published row the results hold, in the publication's order.
+pub fn beside_figures(results: &Results) -> Vec<Beside> {
+    let nohuge = Contender::SLICE_NOHUGE;
+    let published = published();
+    let mut out = Vec::new();
+    for (checkers, corpus) in rows(results) {
+        let Some(publ) = published
+            .iter()
+            .find(|p| p.checkers == checkers && p.corpus == *corpus)
+        else {
+            continue;
+        };
+        let ratio = |c, m| results.ratio(corpus, checkers, c, nohuge, m);
+        if ratio(Contender::SLICE_HYBRID, Metric::Wall).is_none()
+            && ratio(Contender::SLICE_HUGE, Metric::Wall).is_none()
+        {
+            continue;
+        }
+        let row = format!("{checkers} · {corpus}");
+        let published_faults_pct = (publ.hybrid_faults / publ.nohuge_faults - 1.0) * 100.0;
+        for (figure, contender, metric, published_pct) in [
+            (
+                "hybrid wall",
+                Contender::SLICE_HYBRID,
+                Metric::Wall,
+                publ.hybrid_wall_pct,
+            ),
+            (
+                "hybrid RSS",
+                Contender::SLICE_HYBRID,
+                Metric::Rss,
+                publ.hybrid_rss_pct,
+            ),
+            (
+                "hybrid faults",
+                Contender::SLICE_HYBRID,
+                Metric::MinorFaults,
+                published_faults_pct,
+            ),
+            (
+                "huge wall",
+                Contender::SLICE_HUGE,
+                Metric::Wall,
+                publ.all_wall_pct,
+            ),
+            (
+                "huge RSS",
+                Contender::SLICE_HUGE,
+                Metric::Rss,
+                publ.all_rss_pct,
+            ),
+        ] {
+            out.push(Beside {
+                row: row.clone(),
+                figure,
+                ours: ratio(contender, metric),
+                published_pct,
+            });
+        }
+    }
+    out
+}
+
 /// A table with one column per contender (those present), each cell from `cell`.
 fn per_contender(
     results: &Results,

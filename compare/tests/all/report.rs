@@ -94,6 +94,20 @@ fn the_svg_draws_a_panel_pair_per_corpus() {
     assert!(svg.contains("synthetic: median RSS against median wall"));
     assert!(svg.contains("trpc: minor page faults"));
     assert!(svg.contains("slice-hybrid"));
+    assert!(svg.contains("beside the publication: ours (blue, 95% interval) and published (red)"));
+    for figure in [
+        "hybrid wall",
+        "hybrid RSS",
+        "hybrid faults",
+        "huge wall",
+        "huge RSS",
+    ] {
+        assert!(
+            svg.contains(&format!("\n{figure}\n")),
+            "{figure} panel missing"
+        );
+    }
+    assert!(svg.contains("1 · trpc") && svg.contains("8 · trpc"));
 }
 
 #[test]
