@@ -85,6 +85,13 @@ fn the_csv_has_a_row_per_run_and_per_median() {
             .starts_with("kind,corpus,contender,checkers,round,status")
     );
     assert_eq!(csv.lines().filter(|l| l.starts_with("run,")).count(), 60);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let switches = header
+        .iter()
+        .position(|h| *h == "involuntary_switches")
+        .unwrap();
+    let first_run: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    assert!(first_run[switches].parse::<u64>().is_ok(), "{first_run:?}");
     assert_eq!(csv.lines().filter(|l| l.starts_with("median,")).count(), 20);
 }
 
