@@ -673,6 +673,20 @@ impl Results {
                 }
             }
         }
+        // The cells' copies of their controls' ratios carry the same flags.
+        let controls: Vec<Option<Versus>> = self
+            .cells
+            .iter()
+            .map(|cell| {
+                let control = self.settings.baseline.control()?;
+                self.get(&cell.corpus, control, cell.checkers)?
+                    .versus_baseline
+                    .clone()
+            })
+            .collect();
+        for (cell, control) in self.cells.iter_mut().zip(controls) {
+            cell.control = control;
+        }
     }
 
     fn compute_cells(&self) -> Vec<Cell> {

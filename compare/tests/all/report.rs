@@ -229,6 +229,11 @@ fn a_cell_whose_control_gets_a_verdict_is_marked_unreliable_in_every_format() {
         })
         .collect();
     assert_eq!(marked, vec![("synthetic", 8)]);
+    let control_wall = &cells
+        .iter()
+        .find(|c| c["corpus"] == "synthetic" && c["checkers"] == 8)
+        .unwrap()["control"]["wall"];
+    assert_eq!(control_wall["unreliable"], true);
     let hybrid = json["results"]
         .as_array()
         .unwrap()
