@@ -114,23 +114,21 @@ pub const BAKEOFF_ROUNDS: RoundDefaults = RoundDefaults {
 
 impl ScheduleArgs {
     /// `(min_runs, max_runs, precision_pct)`: fixed rounds with --runs, else rounds from
-    /// --min-runs until --precision or --max-runs.
-    fn rounds(&self, defaults: RoundDefaults) -> Result<(usize, Option<usize>, Option<f64>)> {
+    /// --min-runs until --precision or --max-runs. Checked by [`check_rounds`] once a
+    /// resumed plan has been merged in.
+    fn rounds(&self, defaults: RoundDefaults) -> (usize, Option<usize>, Option<f64>) {
         if let Some(runs) = self.runs {
-            return Ok((runs as usize, None, None));
+            return (runs as usize, None, None);
         }
         let min = self.min_runs as usize;
         let max = self
             .max_runs
             .map_or(defaults.max_runs.max(min), |m| m as usize);
-        if max < min {
-            bail!("--max-runs {max} is below --min-runs {min}");
-        }
-        Ok((
+        (
             min,
             Some(max),
             Some(self.precision.unwrap_or(defaults.precision_pct)),
-        ))
+        )
     }
 
     fn seed(&self) -> u64 {
@@ -225,13 +223,14 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
     match cli.command {
         Some(Command::Report(args)) => report(args),
         Some(Command::Reproduce(args)) => {
-            let (min_runs, max_runs, precision_pct) = args.schedule.rounds(reproduce::ROUNDS)?;
+            let (min_runs, max_runs, precision_pct) = args.schedule.rounds(reproduce::ROUNDS);
             let mut settings =
                 reproduce::settings(args.ablations, min_runs, args.schedule.warmup as usize);
             settings.max_runs = max_runs;
             settings.precision_pct = precision_pct;
             settings.control = !args.schedule.no_control;
             settings.seed = args.schedule.seed();
+            check_rounds(&mut settings, reproduce::ROUNDS)?;
             if !args.corpus.is_empty() {
                 for corpus in &args.corpus {
                     if !reproduce::CORPORA.contains(&corpus.as_str()) {
@@ -282,7 +281,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
             if corpora.is_empty() {
                 bail!("--corpus names no corpus");
             }
-            let (min_runs, max_runs, precision_pct) = args.schedule.rounds(BAKEOFF_ROUNDS)?;
+            let (min_runs, max_runs, precision_pct) = args.schedule.rounds(BAKEOFF_ROUNDS);
             let mut settings = Settings {
                 corpora,
                 checkers,
@@ -299,6 +298,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
                 let previous = Results::load(path)?.settings;
                 continue_plan(&mut settings, previous, matches);
             }
+            check_rounds(&mut settings, BAKEOFF_ROUNDS)?;
             let mut outputs = outputs(&args.outputs);
             if outputs.path(Format::Json).is_none() && args.schedule.resume.is_none() {
                 outputs = outputs.with(Format::Json, default_json().as_deref());
@@ -452,11 +452,16 @@ fn continue_plan(settings: &mut Settings, previous: Settings, matches: &ArgMatch
     if !settings.contenders.contains(&settings.baseline) {
         settings.contenders.insert(0, settings.baseline);
     }
-    if defaulted("runs") && defaulted("precision") && defaulted("min_runs") && defaulted("max_runs")
-    {
-        settings.min_runs = previous.min_runs;
-        settings.max_runs = previous.max_runs;
-        settings.precision_pct = previous.precision_pct;
+    if defaulted("runs") {
+        if defaulted("min_runs") {
+            settings.min_runs = previous.min_runs;
+        }
+        if defaulted("max_runs") {
+            settings.max_runs = previous.max_runs;
+        }
+        if defaulted("precision") {
+            settings.precision_pct = previous.precision_pct;
+        }
     }
     if defaulted("no_control") {
         settings.control = previous.control;
@@ -467,6 +472,20 @@ fn continue_plan(settings: &mut Settings, previous: Settings, matches: &ArgMatch
     if defaulted("warmup") {
         settings.warmup = previous.warmup;
     }
+}
+
+/// A precision needs a most rounds (the defaults' when a resumed fixed plan gets one), and
+/// the most rounds cannot be below the least.
+fn check_rounds(settings: &mut Settings, defaults: RoundDefaults) -> Result<()> {
+    if settings.precision_pct.is_some() && settings.max_runs.is_none() {
+        settings.max_runs = Some(defaults.max_runs.max(settings.min_runs));
+    }
+    if let Some(max) = settings.max_runs
+        && max < settings.min_runs
+    {
+        bail!("--max-runs {max} is below --min-runs {}", settings.min_runs);
+    }
+    Ok(())
 }
 
 /// A resumed bake-off must measure the same corpora as the one it continues.

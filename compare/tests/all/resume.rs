@@ -165,3 +165,27 @@ fn a_child_killed_by_ctrl_c_stops_the_bake_off_without_recording_a_failure() {
         "only the runs before the interrupted one"
     );
 }
+
+#[test]
+fn a_resumed_plan_keeps_the_rounds_the_command_line_does_not_name() {
+    // The stored file asks for 3 rounds at least: --max-runs 2 must be checked against
+    // those 3, not against the default --min-runs.
+    let stored = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/results.json");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("runs.json");
+    std::fs::copy(stored, &file).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_compare"))
+        .arg("--resume")
+        .arg(&file)
+        .args(["--max-runs", "2"])
+        .current_dir(dir.path())
+        .env("CHECKBENCH_CACHE", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("--max-runs 2 is below --min-runs 3"),
+        "{stderr}"
+    );
+}
