@@ -13,6 +13,7 @@ use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand}
 use crate::benchmark::children::{CHILD_PROFILE, Origin};
 use crate::benchmark::launcher::Binaries;
 use crate::benchmark::runner::{self, Outcome, Runner};
+use crate::calibrate::Calibration;
 use crate::child::BuildInfo;
 use crate::contender::{self, Contender, DEFAULT_CONTENDERS};
 use crate::environment::{self, Environment};
@@ -20,7 +21,7 @@ use crate::export::lock::ResultsLock;
 use crate::export::{Format, Outputs};
 use crate::output::{progress::Progress, table};
 use crate::reproduce;
-use crate::results::{Results, Settings};
+use crate::results::{Results, RoundDefaults, Settings};
 
 /// Exit status after Ctrl-C, as shells report a SIGINT.
 const EXIT_INTERRUPTED: u8 = 130;
@@ -83,12 +84,33 @@ struct BakeoffArgs {
 
 #[derive(Args, Debug)]
 struct ScheduleArgs {
-    /// Measured runs of each contender per corpus and checker count.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
-    runs: u32,
+    /// Exactly this many paired rounds per corpus and checker count (each round runs every
+    /// contender once), instead of running until --precision.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..), conflicts_with_all = ["precision", "min_runs", "max_runs"])]
+    runs: Option<u32>,
+    /// Add rounds until every contender's wall interval is at most ± this many percent
+    /// (or --max-runs is reached); the default of the bake-off or of reproduce otherwise.
+    #[arg(long, value_name = "PERCENT", value_parser = parse_precision)]
+    precision: Option<f64>,
+    /// Rounds at least, before the precision is looked at.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(2..))]
+    min_runs: u32,
+    /// Rounds at most (the default of the bake-off or of reproduce otherwise).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..))]
+    max_runs: Option<u32>,
     /// Warm-up rounds (every contender once) before each corpus and checker count.
     #[arg(long, default_value_t = 1)]
     warmup: u32,
+    /// Do not run the baseline a second time per round as the A/A control `<baseline>#2`.
+    #[arg(long)]
+    no_control: bool,
+    /// Seed of the shuffled round order and the layout padding (random by default; the
+    /// seed used is recorded in the JSON).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Skip the fault cost probe (4 KiB and 2 MiB faults, about 15 s) before the runs.
+    #[arg(long)]
+    no_calibration: bool,
     /// Continue the bake-off recorded in this JSON file, skipping finished runs; the file
     /// is kept up to date unless --json names another.
     #[arg(long, value_name = "FILE")]
@@ -105,6 +127,54 @@ struct ScheduleArgs {
     /// limit). The default is far above any honest run of the five corpora (seconds).
     #[arg(long, value_name = "SECONDS", default_value_t = 3600)]
     timeout: u64,
+}
+
+/// The bake-off's defaults: on a shared 2-core machine (about 1.3 s a synthetic run
+/// while neighbours compile), 16 rounds (and one warm-up) of the six default contenders
+/// and the control at 1 and 8 checkers take about 5 minutes with the fault probe, and
+/// reach about ±6% on wall time at this machine's paired noise (0.12 per round in log
+/// ratio), or ±5% where a cell is quieter, when it stops early.
+pub const BAKEOFF_ROUNDS: RoundDefaults = RoundDefaults {
+    precision_pct: 5.0,
+    max_runs: 16,
+};
+
+impl ScheduleArgs {
+    /// `(min_runs, max_runs, precision_pct)`: fixed rounds with --runs, else rounds from
+    /// --min-runs until --precision or --max-runs. Checked by [`check_rounds`] once a
+    /// resumed plan has been merged in.
+    fn rounds(&self, defaults: RoundDefaults) -> (usize, Option<usize>, Option<f64>) {
+        if let Some(runs) = self.runs {
+            return (runs as usize, None, None);
+        }
+        let min = self.min_runs as usize;
+        let max = self
+            .max_runs
+            .map_or(defaults.max_runs.max(min), |m| m as usize);
+        (
+            min,
+            Some(max),
+            Some(self.precision.unwrap_or(defaults.precision_pct)),
+        )
+    }
+
+    fn seed(&self) -> u64 {
+        self.seed.unwrap_or_else(|| fastrand::u64(..))
+    }
+}
+
+fn parse_precision(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim_end_matches('%')
+        .parse()
+        .map_err(|_| format!("`{text}` is not a percentage"))?;
+    if value.is_finite() && value > 0.0 {
+        Ok(value)
+    } else {
+        Err(format!(
+            "the precision must be a positive percentage, not {text}"
+        ))
+    }
 }
 
 #[derive(Args, Debug, Default)]
@@ -193,11 +263,14 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Reproduce(args)) => {
-            let mut settings = reproduce::settings(
-                args.ablations,
-                args.schedule.runs as usize,
-                args.schedule.warmup as usize,
-            );
+            let (min_runs, max_runs, precision_pct) = args.schedule.rounds(reproduce::ROUNDS);
+            let mut settings =
+                reproduce::settings(args.ablations, min_runs, args.schedule.warmup as usize);
+            settings.max_runs = max_runs;
+            settings.precision_pct = precision_pct;
+            settings.control = !args.schedule.no_control;
+            settings.seed = args.schedule.seed();
+            check_rounds(&mut settings, reproduce::ROUNDS)?;
             if !args.corpus.is_empty() {
                 for corpus in &args.corpus {
                     if !reproduce::CORPORA.contains(&corpus.as_str()) {
@@ -255,18 +328,24 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
             {
                 bail!("--corpus names `{twice}` twice; each corpus is measured once per bake-off");
             }
+            let (min_runs, max_runs, precision_pct) = args.schedule.rounds(BAKEOFF_ROUNDS);
             let mut settings = Settings {
                 corpora,
                 checkers,
                 contenders,
                 baseline,
-                runs: args.schedule.runs as usize,
+                min_runs,
+                max_runs,
+                precision_pct,
                 warmup: args.schedule.warmup as usize,
+                control: !args.schedule.no_control,
+                seed: args.schedule.seed(),
             };
             if let Some(path) = &args.schedule.resume {
                 let previous = Results::load(path)?.settings;
                 continue_plan(&mut settings, previous, matches);
             }
+            check_rounds(&mut settings, BAKEOFF_ROUNDS)?;
             let outputs = outputs(&args.outputs);
             bakeoff(settings, &args.schedule, outputs)
         }
@@ -375,6 +454,11 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
     // process (compare installs no global allocator).
     unsafe { libc::malloc_trim(0) };
     eprintln!("{}", results.environment.summary());
+    eprintln!("{}", results.environment.machine_summary());
+    if !pending.is_empty() && !schedule.no_calibration {
+        eprintln!("measuring the cost of 4 KiB and 2 MiB page faults (about 15 s)");
+        results.calibrations.push(Calibration::measure());
+    }
     let checkout = environment::checkout_revision();
     if let Some(warning) =
         environment::stale_build_warning(environment::BUILD_REVISION, checkout.as_deref())
@@ -475,11 +559,39 @@ fn continue_plan(settings: &mut Settings, previous: Settings, matches: &ArgMatch
         settings.contenders.insert(0, settings.baseline);
     }
     if defaulted("runs") {
-        settings.runs = previous.runs;
+        if defaulted("min_runs") {
+            settings.min_runs = previous.min_runs;
+        }
+        if defaulted("max_runs") {
+            settings.max_runs = previous.max_runs;
+        }
+        if defaulted("precision") {
+            settings.precision_pct = previous.precision_pct;
+        }
+    }
+    if defaulted("no_control") {
+        settings.control = previous.control;
+    }
+    if defaulted("seed") {
+        settings.seed = previous.seed;
     }
     if defaulted("warmup") {
         settings.warmup = previous.warmup;
     }
+}
+
+/// A precision needs a most rounds (the defaults' when a resumed fixed plan gets one), and
+/// the most rounds cannot be below the least.
+fn check_rounds(settings: &mut Settings, defaults: RoundDefaults) -> Result<()> {
+    if settings.precision_pct.is_some() && settings.max_runs.is_none() {
+        settings.max_runs = Some(defaults.max_runs.max(settings.min_runs));
+    }
+    if let Some(max) = settings.max_runs
+        && max < settings.min_runs
+    {
+        bail!("--max-runs {max} is below --min-runs {}", settings.min_runs);
+    }
+    Ok(())
 }
 
 /// A resumed bake-off must measure the same corpora as the one it continues.

@@ -19,7 +19,23 @@ pub enum Contender {
     Jemalloc,
     /// The C library's malloc behind Rust's `System`.
     System,
+    /// `<baseline>#2`: the baseline run a second time in every round, its own row. Its
+    /// interval against the baseline is the cell's noise floor (an A/A comparison).
+    Control(Repeated),
 }
+
+/// The contender a control repeats: any contender but a control, so that
+/// [`Contender`] stays `Copy` without a control of a control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repeated {
+    Slice(Policy),
+    Mimalloc,
+    Jemalloc,
+    System,
+}
+
+/// What a control's name adds to its baseline's: `slice-nohuge#2`.
+pub const CONTROL_SUFFIX: &str = "#2";
 
 /// The default bake-off: the three slice policies and the three other allocators.
 pub const DEFAULT_CONTENDERS: &str =
@@ -27,7 +43,8 @@ pub const DEFAULT_CONTENDERS: &str =
 
 /// Every spelling `Contender::from_str` accepts, for error messages.
 pub const CONTENDER_NAMES: &str = "slice-nohuge, slice-hybrid, slice-huge, slice-hybrid@N (N in MiB), \
-slice-hybrid+populate, slice-hybrid+collapse, mimalloc, jemalloc, system";
+slice-hybrid+populate, slice-hybrid+collapse, mimalloc, jemalloc, system; NAME#2 is the \
+A/A control of NAME";
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error("unknown contender `{name}`; known contenders: {CONTENDER_NAMES}")]
@@ -57,30 +74,57 @@ impl Contender {
         })
     }
 
+    /// The A/A control of this contender (`<name>#2`); `None` for a control.
+    pub fn control(self) -> Option<Contender> {
+        let repeated = match self {
+            Contender::Slice(policy) => Repeated::Slice(policy),
+            Contender::Mimalloc => Repeated::Mimalloc,
+            Contender::Jemalloc => Repeated::Jemalloc,
+            Contender::System => Repeated::System,
+            Contender::Control(_) => return None,
+        };
+        Some(Contender::Control(repeated))
+    }
+
+    /// The contender whose child this one runs: itself, or for a control its baseline.
+    pub fn runs_as(self) -> Contender {
+        match self {
+            Contender::Control(Repeated::Slice(policy)) => Contender::Slice(policy),
+            Contender::Control(Repeated::Mimalloc) => Contender::Mimalloc,
+            Contender::Control(Repeated::Jemalloc) => Contender::Jemalloc,
+            Contender::Control(Repeated::System) => Contender::System,
+            other => other,
+        }
+    }
+
+    pub fn is_control(&self) -> bool {
+        matches!(self, Contender::Control(_))
+    }
+
     /// The name of the allocator the child must report (`allocator.name` of its report).
     pub fn allocator_name(&self) -> &'static str {
-        match self {
+        match self.runs_as() {
             Contender::Slice(_) => "slice",
             Contender::Mimalloc => "mimalloc",
             Contender::Jemalloc => "jemalloc",
-            Contender::System => "system",
+            Contender::System | Contender::Control(_) => "system",
         }
     }
 
     /// The child binary that links this contender's allocator.
     pub fn binary_name(&self) -> &'static str {
-        match self {
+        match self.runs_as() {
             Contender::Slice(_) => "checkbench-slice",
             Contender::Mimalloc => "checkbench-mimalloc",
             Contender::Jemalloc => "checkbench-jemalloc",
-            Contender::System => "checkbench-system",
+            Contender::System | Contender::Control(_) => "checkbench-system",
         }
     }
 
     /// The slice policy, as the `CHECKBENCH_SLICE` environment variable spells it.
     pub fn slice_policy(&self) -> Option<Policy> {
-        match self {
-            Contender::Slice(policy) => Some(*policy),
+        match self.runs_as() {
+            Contender::Slice(policy) => Some(policy),
             _ => None,
         }
     }
@@ -107,6 +151,7 @@ impl fmt::Display for Contender {
                 }
                 Ok(())
             }
+            Contender::Control(_) => write!(f, "{}{CONTROL_SUFFIX}", self.runs_as()),
             other => f.write_str(other.allocator_name()),
         }
     }
@@ -119,6 +164,10 @@ impl FromStr for Contender {
         let unknown = || UnknownContender {
             name: name.to_string(),
         };
+        if let Some(repeated) = name.trim().strip_suffix(CONTROL_SUFFIX) {
+            let base: Contender = repeated.parse().map_err(|_| unknown())?;
+            return base.control().ok_or_else(unknown);
+        }
         match name.trim() {
             "mimalloc" => Ok(Contender::Mimalloc),
             "jemalloc" => Ok(Contender::Jemalloc),
@@ -176,6 +225,9 @@ mod tests {
             "mimalloc",
             "jemalloc",
             "system",
+            "slice-nohuge#2",
+            "slice-hybrid@16#2",
+            "mimalloc#2",
         ] {
             let contender: Contender = name.parse().unwrap();
             assert_eq!(contender.to_string(), name);
@@ -207,9 +259,29 @@ mod tests {
             "slice-hybrid+populate+populate",
             "slice-nohuge+fast",
             "tcmalloc",
+            "slice-nohuge#2#2",
+            "slice-nohuge#3",
         ] {
             assert!(name.parse::<Contender>().is_err(), "{name} parsed");
         }
+    }
+
+    #[test]
+    fn a_control_runs_the_child_of_its_baseline_under_its_own_name() {
+        let control = Contender::SLICE_HYBRID.control().unwrap();
+        assert_eq!(control.to_string(), "slice-hybrid#2");
+        assert_ne!(control, Contender::SLICE_HYBRID);
+        assert_eq!(control.runs_as(), Contender::SLICE_HYBRID);
+        assert_eq!(control.binary_name(), "checkbench-slice");
+        assert_eq!(
+            control.slice_policy(),
+            Contender::SLICE_HYBRID.slice_policy()
+        );
+        assert_eq!(control.control(), None);
+        assert_eq!(
+            Contender::Jemalloc.control().unwrap().allocator_name(),
+            "jemalloc"
+        );
     }
 
     #[test]

@@ -39,6 +39,152 @@ pub struct Environment {
     pub children: BTreeMap<String, crate::child::BuildInfo>,
     /// The command line, one argument per element.
     pub command_line: Vec<String>,
+    /// What decides the sign of huge-page results here: virtualization, free page
+    /// reporting, multi-size THP. Absent in files from before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<MachineFacts>,
+}
+
+/// The facts that decide whether a fresh huge page is cheap: a guest whose host takes
+/// back reported free memory faults it in again, 2 MiB at a time.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MachineFacts {
+    /// The CPU's `hypervisor` flag (/proc/cpuinfo): this is a virtual machine.
+    pub hypervisor_flag: bool,
+    /// /sys/hypervisor/type (`xen`, ...), where the kernel exposes one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hypervisor_type: Option<String>,
+    /// DMI vendor and product (/sys/class/dmi/id/sys_vendor, product_name), where present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dmi: Option<String>,
+    /// Free page reporting's order (blocks of 2^order pages are reported to the host), as
+    /// /sys/module/page_reporting/parameters/page_reporting_order has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_reporting_order: Option<u32>,
+    /// `page_reporting.page_reporting_order=` of the kernel command line, if given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_reporting_order_cmdline: Option<u32>,
+    /// KiB reported to the host so far (`reported_kib`, where the kernel has it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_reporting_reported_kib: Option<u64>,
+    /// Whether a device is bound to the virtio_balloon driver (the one that reports).
+    pub virtio_balloon_bound: bool,
+    /// Multi-size THP: `hugepages-<size>kB` -> its `enabled` setting.
+    #[serde(default)]
+    pub mthp: BTreeMap<String, String>,
+}
+
+impl MachineFacts {
+    /// Reads the facts of this machine.
+    pub fn capture() -> MachineFacts {
+        let read = |path: &str| {
+            std::fs::read_to_string(path)
+                .ok()
+                .map(|t| t.trim().to_string())
+                .filter(|t| !t.is_empty())
+        };
+        let reporting = "/sys/module/page_reporting/parameters";
+        let dmi = match (
+            read("/sys/class/dmi/id/sys_vendor"),
+            read("/sys/class/dmi/id/product_name"),
+        ) {
+            (Some(vendor), Some(product)) => Some(format!("{vendor} {product}")),
+            (one, other) => one.or(other),
+        };
+        MachineFacts {
+            hypervisor_flag: std::fs::read_to_string("/proc/cpuinfo")
+                .is_ok_and(|info| cpu_flags_say_hypervisor(&info)),
+            hypervisor_type: read("/sys/hypervisor/type"),
+            dmi,
+            page_reporting_order: read(&format!("{reporting}/page_reporting_order"))
+                .and_then(|t| t.parse().ok()),
+            page_reporting_order_cmdline: read("/proc/cmdline")
+                .and_then(|line| cmdline_reporting_order(&line)),
+            page_reporting_reported_kib: read(&format!("{reporting}/reported_kib"))
+                .and_then(|t| t.parse().ok()),
+            virtio_balloon_bound: std::fs::read_dir("/sys/bus/virtio/drivers/virtio_balloon")
+                .is_ok_and(|dir| {
+                    dir.flatten()
+                        .any(|e| e.file_name().to_string_lossy().starts_with("virtio"))
+                }),
+            mthp: mthp_settings(Path::new(THP_DIR)),
+        }
+    }
+
+    /// One line for report headers.
+    pub fn summary(&self) -> String {
+        let virtualization = match (&self.hypervisor_type, &self.dmi, self.hypervisor_flag) {
+            (Some(kind), _, _) => format!("virtual machine ({kind})"),
+            (None, Some(dmi), true) => format!("virtual machine ({dmi})"),
+            (None, _, true) => "virtual machine (hypervisor CPU flag)".to_string(),
+            (None, Some(dmi), false) => format!("no hypervisor flag ({dmi})"),
+            (None, None, false) => "no hypervisor flag".to_string(),
+        };
+        let reporting = match (self.page_reporting_order, self.page_reporting_order_cmdline) {
+            (Some(order), Some(cmdline)) if order != cmdline => format!(
+                "free page reporting order {order} ({} KiB blocks; kernel command line says {cmdline})",
+                4u64 << order
+            ),
+            (Some(order), _) | (None, Some(order)) => {
+                format!(
+                    "free page reporting order {order} ({} KiB blocks)",
+                    4u64 << order
+                )
+            }
+            (None, None) => "no free page reporting".to_string(),
+        };
+        let mthp: Vec<String> = self
+            .mthp
+            .iter()
+            .filter(|(_, enabled)| enabled.as_str() != "never")
+            .map(|(size, enabled)| format!("{size}={enabled}"))
+            .collect();
+        format!(
+            "{virtualization} · {reporting}, virtio_balloon {} · mTHP {}",
+            if self.virtio_balloon_bound {
+                "bound"
+            } else {
+                "not bound"
+            },
+            if mthp.is_empty() {
+                "all never".to_string()
+            } else {
+                mthp.join(" ")
+            },
+        )
+    }
+}
+
+/// Whether a /proc/cpuinfo text lists the `hypervisor` flag.
+fn cpu_flags_say_hypervisor(info: &str) -> bool {
+    info.lines()
+        .filter(|line| line.starts_with("flags"))
+        .any(|line| line.split_whitespace().any(|flag| flag == "hypervisor"))
+}
+
+/// `page_reporting.page_reporting_order=N` of a kernel command line.
+fn cmdline_reporting_order(cmdline: &str) -> Option<u32> {
+    cmdline
+        .split_whitespace()
+        .find_map(|word| word.strip_prefix("page_reporting.page_reporting_order="))?
+        .parse()
+        .ok()
+}
+
+/// `hugepages-<size>kB/enabled` of each multi-size THP directory under `dir`, by size.
+pub fn mthp_settings(dir: &Path) -> BTreeMap<String, String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return BTreeMap::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let size = name.strip_prefix("hugepages-")?.to_string();
+            let text = std::fs::read_to_string(entry.path().join("enabled")).ok()?;
+            Some((size, selected(&text)))
+        })
+        .collect()
 }
 
 impl Environment {
@@ -56,14 +202,24 @@ impl Environment {
             child_profile: String::new(),
             children: BTreeMap::new(),
             command_line: std::env::args().collect(),
+            machine: Some(MachineFacts::capture()),
         }
+    }
+
+    /// The machine facts in one line, or that the file predates them.
+    pub fn machine_summary(&self) -> String {
+        self.machine.as_ref().map_or(
+            "not recorded (a results file from before they were)".to_string(),
+            MachineFacts::summary,
+        )
     }
 
     /// One line: kernel, CPUs, memory and THP, for report headers.
     pub fn summary(&self) -> String {
         let thp = |key: &str| self.thp.get(key).map_or("?", String::as_str);
         format!(
-            "{} · {} × {} · {:.1} GiB · THP enabled={} defrag={} khugepaged/defrag={}",
+            "{} · {} × {} · {:.1} GiB · THP enabled={} defrag={} khugepaged/defrag={} \
+             max_ptes_none={} shrink_underused={}",
             self.kernel,
             self.cpu_count,
             self.cpu_model,
@@ -71,6 +227,8 @@ impl Environment {
             thp("enabled"),
             thp("defrag"),
             thp("khugepaged/defrag"),
+            thp("khugepaged/max_ptes_none"),
+            thp("shrink_underused"),
         )
     }
 }
@@ -110,6 +268,7 @@ pub fn thp_settings(dir: &Path) -> BTreeMap<String, String> {
         "khugepaged/scan_sleep_millisecs",
         "khugepaged/alloc_sleep_millisecs",
         "khugepaged/max_ptes_none",
+        "shrink_underused",
     ] {
         if let Ok(text) = std::fs::read_to_string(dir.join(name)) {
             settings.insert(name.to_string(), selected(&text));
@@ -232,6 +391,50 @@ mod tests {
                     && BUILD_REVISION[..40].bytes().all(|b| b.is_ascii_hexdigit()),
             "{BUILD_REVISION}"
         );
+    }
+
+    #[test]
+    fn the_machine_facts_are_read_from_their_files() {
+        assert!(cpu_flags_say_hypervisor(
+            "flags\t: fpu vme hypervisor lahf_lm\n"
+        ));
+        assert!(!cpu_flags_say_hypervisor(
+            "flags\t: fpu vme lahf_lm\nmodel name: hypervisor\n"
+        ));
+        assert_eq!(
+            cmdline_reporting_order("quiet page_reporting.page_reporting_order=11 panic=1"),
+            Some(11)
+        );
+        assert_eq!(cmdline_reporting_order("quiet"), None);
+        let dir = tempfile::tempdir().unwrap();
+        for (size, enabled) in [
+            ("2048kB", "always [madvise] never"),
+            ("64kB", "always inherit madvise [never]"),
+        ] {
+            let sub = dir.path().join(format!("hugepages-{size}"));
+            std::fs::create_dir(&sub).unwrap();
+            std::fs::write(sub.join("enabled"), enabled).unwrap();
+        }
+        let mthp = mthp_settings(dir.path());
+        assert_eq!(mthp["2048kB"], "madvise");
+        assert_eq!(mthp["64kB"], "never");
+        let facts = MachineFacts {
+            hypervisor_flag: true,
+            page_reporting_order: Some(9),
+            page_reporting_order_cmdline: Some(11),
+            virtio_balloon_bound: true,
+            mthp,
+            ..MachineFacts::default()
+        };
+        let line = facts.summary();
+        for part in [
+            "virtual machine",
+            "order 9 (2048 KiB blocks; kernel command line says 11)",
+            "virtio_balloon bound",
+            "mTHP 2048kB=madvise",
+        ] {
+            assert!(line.contains(part), "{part}: {line}");
+        }
     }
 
     #[test]

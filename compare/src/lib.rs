@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 pub mod app;
 pub mod benchmark;
+pub mod calibrate;
 pub mod child;
 pub mod contender;
 pub mod environment;

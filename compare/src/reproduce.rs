@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use crate::contender::Contender;
 use crate::output::table::{Table, count, signed};
-use crate::results::{Results, Settings};
+use crate::results::{Results, RoundDefaults, Settings};
 use crate::stats::{Metric, Ratio, Verdict};
 
 /// The publication's corpora, in its order.
@@ -22,9 +22,19 @@ const COMMIT_FIGURES: &str = include_str!("../data/commit-figures.tsv");
 /// `shared/reference/native-checker.tsv`).
 const NATIVE_CHECKER: &str = include_str!("../data/native-checker.tsv");
 
+/// Rounds of `reproduce` when the command line does not say: the six contenders and the
+/// control on ten cells at about 1.1 s a run on a shared 2-core machine make 40 rounds
+/// about 53 minutes (with --ablations, 12 runs a round, about 90), reaching about ±4% on
+/// wall time where ±2% would take about 150 rounds.
+pub const ROUNDS: RoundDefaults = RoundDefaults {
+    precision_pct: 2.0,
+    max_runs: 40,
+};
+
 /// The matrix: all five corpora at 1 and 8 checkers; the three slice policies and the
 /// three other allocators; with `ablations` also the switch sweep, +populate and +collapse.
-pub fn settings(ablations: bool, runs: usize, warmup: usize) -> Settings {
+/// Paired rounds with the A/A control, `min_runs` rounds at least.
+pub fn settings(ablations: bool, min_runs: usize, warmup: usize) -> Settings {
     let mut contenders = vec![
         Contender::SLICE_NOHUGE,
         Contender::SLICE_HYBRID,
@@ -50,8 +60,12 @@ pub fn settings(ablations: bool, runs: usize, warmup: usize) -> Settings {
         checkers: CHECKERS.to_vec(),
         contenders,
         baseline: Contender::SLICE_NOHUGE,
-        runs,
+        min_runs,
+        max_runs: None,
+        precision_pct: None,
         warmup,
+        control: true,
+        seed: 0,
     }
 }
 
@@ -306,6 +320,82 @@ fn beside_publication(results: &Results) -> Option<Table> {
     })
 }
 
+/// One figure of the publication's table, ours beside theirs, for the chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Beside {
+    /// `1 · trpc`.
+    pub row: String,
+    /// `hybrid wall`, `hybrid RSS`, `hybrid faults`, `huge wall`, `huge RSS`.
+    pub figure: &'static str,
+    /// Our paired ratio against slice-nohuge, if measured.
+    pub ours: Option<Ratio>,
+    /// The published change, percent.
+    pub published_pct: f64,
+}
+
+/// The figures of every published row the results hold, in the publication's order.
+pub fn beside_figures(results: &Results) -> Vec<Beside> {
+    let nohuge = Contender::SLICE_NOHUGE;
+    let published = published();
+    let mut out = Vec::new();
+    for (checkers, corpus) in rows(results) {
+        let Some(publ) = published
+            .iter()
+            .find(|p| p.checkers == checkers && p.corpus == *corpus)
+        else {
+            continue;
+        };
+        let ratio = |c, m| results.ratio(corpus, checkers, c, nohuge, m);
+        if ratio(Contender::SLICE_HYBRID, Metric::Wall).is_none()
+            && ratio(Contender::SLICE_HUGE, Metric::Wall).is_none()
+        {
+            continue;
+        }
+        let row = format!("{checkers} · {corpus}");
+        let published_faults_pct = (publ.hybrid_faults / publ.nohuge_faults - 1.0) * 100.0;
+        for (figure, contender, metric, published_pct) in [
+            (
+                "hybrid wall",
+                Contender::SLICE_HYBRID,
+                Metric::Wall,
+                publ.hybrid_wall_pct,
+            ),
+            (
+                "hybrid RSS",
+                Contender::SLICE_HYBRID,
+                Metric::Rss,
+                publ.hybrid_rss_pct,
+            ),
+            (
+                "hybrid faults",
+                Contender::SLICE_HYBRID,
+                Metric::MinorFaults,
+                published_faults_pct,
+            ),
+            (
+                "huge wall",
+                Contender::SLICE_HUGE,
+                Metric::Wall,
+                publ.all_wall_pct,
+            ),
+            (
+                "huge RSS",
+                Contender::SLICE_HUGE,
+                Metric::Rss,
+                publ.all_rss_pct,
+            ),
+        ] {
+            out.push(Beside {
+                row: row.clone(),
+                figure,
+                ours: ratio(contender, metric),
+                published_pct,
+            });
+        }
+    }
+    out
+}
+
 /// A table with one column per contender (those present), each cell from `cell`.
 fn per_contender(
     results: &Results,
@@ -536,6 +626,10 @@ mod tests {
             low: None,
             high: None,
             verdict,
+            rounds: 5,
+            half_width_pct: None,
+            sd_log: None,
+            unreliable: false,
         };
         assert_eq!(agreement(&ratio(0.95, Some(Verdict::Lower)), -5.0), "✓");
         assert_eq!(agreement(&ratio(1.02, Some(Verdict::Neutral)), -5.0), "(✗)");

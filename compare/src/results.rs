@@ -1,17 +1,19 @@
 //! The results of a bake-off: every run's raw figures, and what follows from them.
 //!
-//! **Runs are the only source of truth**: medians, spread, digest verdicts and ratios are
-//! recomputed from them by [`Results::refresh`] whenever runs are added or loaded, so a
-//! results file edited or resumed by hand cannot carry stale summaries.
+//! **Runs are the only source of truth**: medians, spread, digest verdicts, paired ratios
+//! and the cells' control verdicts are recomputed from them by [`Results::refresh`]
+//! whenever runs are added or loaded, so a results file edited or resumed by hand cannot
+//! carry stale summaries.
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::calibrate::Calibration;
 use crate::contender::Contender;
 use crate::environment::Environment;
-use crate::stats::{self, Metric, Ratio};
+use crate::stats::{self, Metric, Ratio, Verdict};
 
 /// A whole bake-off, as the JSON export writes it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -20,6 +22,13 @@ pub struct Results {
     pub settings: Settings,
     /// One entry per corpus, contender and checker count, in schedule order.
     pub results: Vec<ResultSet>,
+    /// One entry per corpus and checker count with runs: its rounds, its control's
+    /// ratios and which of its figures are unreliable. Recomputed from the runs.
+    #[serde(default)]
+    pub cells: Vec<Cell>,
+    /// The fault cost probe of each invocation that measured runs, oldest first.
+    #[serde(default)]
+    pub calibrations: Vec<Calibration>,
 }
 
 /// What was asked for: the plan a resumed bake-off must continue.
@@ -29,10 +38,53 @@ pub struct Settings {
     pub checkers: Vec<usize>,
     pub contenders: Vec<Contender>,
     pub baseline: Contender,
-    /// Measured runs per contender, corpus and checker count.
-    pub runs: usize,
+    /// Rounds at least per corpus and checker count (each round runs every contender
+    /// once). Files from before paired rounds call it `runs`.
+    #[serde(alias = "runs")]
+    pub min_runs: usize,
+    /// Rounds at most; absent means `min_runs`, a fixed number of rounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_runs: Option<usize>,
+    /// Past `min_runs`, rounds go on until every contender's wall interval is at most
+    /// ± this many percent (or `max_runs` is reached); absent for a fixed number of rounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision_pct: Option<f64>,
     /// Warm-up rounds before each corpus and checker count, not recorded.
     pub warmup: usize,
+    /// Whether every round also runs the baseline a second time as `<baseline>#2`.
+    #[serde(default)]
+    pub control: bool,
+    /// Seed of the shuffled round order (and of the per-run layout padding).
+    #[serde(default)]
+    pub seed: u64,
+}
+
+/// How many rounds a plan gets when the command line does not say.
+#[derive(Clone, Copy, Debug)]
+pub struct RoundDefaults {
+    /// Half-width of the wall intervals to stop at, percent.
+    pub precision_pct: f64,
+    pub max_runs: usize,
+}
+
+impl Settings {
+    /// Everything each round runs: the contenders, and the baseline's control when the
+    /// plan has one (last, unless the contenders name it themselves).
+    pub fn entrants(&self) -> Vec<Contender> {
+        let mut entrants = self.contenders.clone();
+        if self.control
+            && let Some(control) = self.baseline.control()
+            && !entrants.contains(&control)
+        {
+            entrants.push(control);
+        }
+        entrants
+    }
+
+    /// The most rounds any corpus and checker count gets.
+    pub fn max_rounds(&self) -> usize {
+        self.max_runs.unwrap_or(self.min_runs).max(self.min_runs)
+    }
 }
 
 /// The runs of one contender on one corpus at one checker count, and their summary.
@@ -62,6 +114,13 @@ pub struct ResultSet {
     pub versus_baseline: Option<Versus>,
 }
 
+impl ResultSet {
+    /// The runs that count.
+    pub fn ok(&self) -> impl Iterator<Item = &Run> {
+        self.runs.iter().filter(|run| run.status.is_ok())
+    }
+}
+
 /// One measured run of a child.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Run {
@@ -79,6 +138,31 @@ pub struct Run {
     /// What the child said about the size of its work.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workload: Option<Workload>,
+    /// What else happened while it ran; absent in files from before they were recorded.
+    #[serde(flatten)]
+    pub covariates: Covariates,
+}
+
+/// What the machine did around one run, to explain a run that stands out. None of it
+/// enters a ratio.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Covariates {
+    /// When the child was spawned, seconds since the Unix epoch (0 when not recorded).
+    #[serde(default)]
+    pub started_unix_s: f64,
+    /// Times the child was preempted (wait4 `ru_nivcsw`).
+    #[serde(default)]
+    pub involuntary_switches: u64,
+    /// Times the child gave up its CPU itself (wait4 `ru_nvcsw`).
+    #[serde(default)]
+    pub voluntary_switches: u64,
+    /// Steal time of all CPUs while the child ran (/proc/stat), in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steal_s: Option<f64>,
+    /// The random padding of this run's environment, in bytes (0 to 4096): see
+    /// `benchmark::layout`.
+    #[serde(default)]
+    pub env_padding_bytes: usize,
 }
 
 /// The size of the input and of the checker's state, as the child counted it.
@@ -136,6 +220,7 @@ impl Metric {
     pub fn of(self, figures: &Figures<f64, u64>) -> f64 {
         match self {
             Metric::Wall => figures.wall_s,
+            Metric::Cpu => figures.user_s + figures.sys_s,
             Metric::Sys => figures.sys_s,
             Metric::Rss => figures.rss_kib() as f64,
             Metric::MinorFaults => figures.minor_faults as f64,
@@ -283,13 +368,62 @@ impl AllocatorProof {
     }
 }
 
-/// Ratios to the baseline: wall time, resident set (see [`Figures::rss_kib`]), minor faults.
+/// Paired ratios to the baseline (see [`stats::paired`]): wall time, CPU time (user +
+/// sys), sys time, resident set (see [`Figures::rss_kib`]) and minor faults.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Versus {
     pub baseline: Contender,
     pub wall: Option<Ratio>,
+    #[serde(default)]
+    pub cpu: Option<Ratio>,
+    #[serde(default)]
+    pub sys: Option<Ratio>,
     pub rss: Option<Ratio>,
     pub minor_faults: Option<Ratio>,
+    /// With a precision asked for and a wall interval wider than it: the rounds the
+    /// observed spread says it would take.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds_needed: Option<usize>,
+}
+
+impl Versus {
+    pub fn get(&self, metric: Metric) -> Option<Ratio> {
+        match metric {
+            Metric::Wall => self.wall,
+            Metric::Cpu => self.cpu,
+            Metric::Sys => self.sys,
+            Metric::Rss => self.rss,
+            Metric::MinorFaults => self.minor_faults,
+        }
+    }
+}
+
+/// One corpus at one checker count: what its control says about every row in it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Cell {
+    pub corpus: String,
+    pub checkers: usize,
+    /// Rounds in which the baseline has a successful run.
+    pub rounds: usize,
+    /// The control's ratios to the baseline: the noise floor of this cell. Absent
+    /// without a control.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control: Option<Versus>,
+    /// Metrics (`wall`, `cpu`, `sys`, `rss`, `minor_faults`) on which the control got a
+    /// verdict: an A/A comparison that finds a difference, so no verdict of this cell on
+    /// that metric can be trusted.
+    #[serde(default)]
+    pub unreliable: Vec<String>,
+    /// With a precision asked for: whether every row's wall interval is within it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precise: Option<bool>,
+}
+
+impl Cell {
+    /// Whether the control got a verdict on `metric`.
+    pub fn is_unreliable(&self, metric: Metric) -> bool {
+        self.unreliable.iter().any(|name| name == metric.name())
+    }
 }
 
 /// Why a results file cannot be used.
@@ -311,6 +445,8 @@ impl Results {
             environment,
             settings,
             results: Vec::new(),
+            cells: Vec::new(),
+            calibrations: Vec::new(),
         }
     }
 
@@ -366,7 +502,14 @@ impl Results {
             }
         };
         self.results[index].runs.push(run);
-        self.refresh_corpus(Some(corpus));
+        self.refresh();
+    }
+
+    /// The cell of one corpus at one checker count.
+    pub fn cell(&self, corpus: &str, checkers: usize) -> Option<&Cell> {
+        self.cells
+            .iter()
+            .find(|cell| cell.corpus == corpus && cell.checkers == checkers)
     }
 
     /// One figure of every successful run of a contender on a corpus at a checker count.
@@ -379,17 +522,36 @@ impl Results {
     ) -> Vec<f64> {
         self.get(corpus, contender, checkers)
             .map_or(Vec::new(), |set| {
-                set.runs
-                    .iter()
-                    .filter(|run| run.status.is_ok())
-                    .map(|run| metric.of(&run.figures))
-                    .collect()
+                set.ok().map(|run| metric.of(&run.figures)).collect()
             })
     }
 
-    /// The ratio of `contender`'s median to `against`'s on the same corpus and checker
-    /// count, with its bootstrap interval. Ratios to the baseline come from the last
-    /// [`Results::refresh`] rather than a new bootstrap.
+    /// `(contender, against)` figures of every round in which both have a successful run.
+    pub fn pairs(
+        &self,
+        corpus: &str,
+        checkers: usize,
+        contender: Contender,
+        against: Contender,
+        metric: Metric,
+    ) -> Vec<(f64, f64)> {
+        let (Some(ours), Some(theirs)) = (
+            self.get(corpus, contender, checkers),
+            self.get(corpus, against, checkers),
+        ) else {
+            return Vec::new();
+        };
+        let by_round: BTreeMap<usize, f64> = theirs
+            .ok()
+            .map(|run| (run.round, metric.of(&run.figures)))
+            .collect();
+        ours.ok()
+            .filter_map(|run| Some((metric.of(&run.figures), *by_round.get(&run.round)?)))
+            .collect()
+    }
+
+    /// `contender` against `against` on the same corpus and checker count, paired round
+    /// by round. Ratios to the baseline come from the last [`Results::refresh`].
     pub fn ratio(
         &self,
         corpus: &str,
@@ -404,38 +566,62 @@ impl Results {
                 .and_then(|set| set.versus_baseline.as_ref())
             && versus.baseline == against
         {
-            match metric {
-                Metric::Wall => return versus.wall,
-                Metric::Rss => return versus.rss,
-                Metric::MinorFaults => return versus.minor_faults,
-                Metric::Sys => {}
-            }
+            return versus.get(metric);
         }
-        self.bootstrap(corpus, checkers, contender, against, metric)
+        stats::paired(&self.pairs(corpus, checkers, contender, against, metric))
     }
 
-    fn bootstrap(
-        &self,
-        corpus: &str,
-        checkers: usize,
-        contender: Contender,
-        against: Contender,
-        metric: Metric,
-    ) -> Option<Ratio> {
-        stats::compare(
-            &self.samples(corpus, checkers, contender, metric),
-            &self.samples(corpus, checkers, against, metric),
-        )
+    fn versus(&self, corpus: &str, checkers: usize, contender: Contender) -> Versus {
+        let baseline = self.settings.baseline;
+        let ratio =
+            |metric| stats::paired(&self.pairs(corpus, checkers, contender, baseline, metric));
+        let wall = ratio(Metric::Wall);
+        let rounds_needed = self.settings.precision_pct.and_then(|precision| {
+            let wall = wall.as_ref()?;
+            (!wall.is_precise(precision))
+                .then(|| wall.rounds_needed(precision))
+                .flatten()
+        });
+        Versus {
+            baseline,
+            wall,
+            cpu: ratio(Metric::Cpu),
+            sys: ratio(Metric::Sys),
+            rss: ratio(Metric::Rss),
+            minor_faults: ratio(Metric::MinorFaults),
+            rounds_needed,
+        }
     }
 
-    /// Recomputes digest verdicts, summaries and ratios from the runs.
+    /// Whether the cell's rounds may stop: every entrant with a successful run has a wall
+    /// interval at most ±`precision_pct` wide. Looks at the width only, never at a verdict.
+    pub fn is_precise(&self, corpus: &str, checkers: usize, precision_pct: f64) -> bool {
+        self.settings
+            .entrants()
+            .iter()
+            .filter(|&&c| c != self.settings.baseline)
+            .filter_map(|&c| self.get(corpus, c, checkers))
+            .filter(|set| set.ok_runs > 0)
+            .all(|set| {
+                set.versus_baseline
+                    .as_ref()
+                    .and_then(|v| v.wall)
+                    .is_some_and(|wall| wall.is_precise(precision_pct))
+            })
+    }
+
+    /// Rounds of a cell that have at least one recorded run of any entrant.
+    pub fn rounds_started(&self, corpus: &str, checkers: usize) -> usize {
+        self.results
+            .iter()
+            .filter(|set| set.corpus == corpus && set.checkers == checkers)
+            .flat_map(|set| set.runs.iter().map(|run| run.round + 1))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Recomputes digest verdicts, summaries, ratios and cells from the runs.
     pub fn refresh(&mut self) {
-        self.refresh_corpus(None);
-    }
-
-    /// [`Results::refresh`], but only recomputing the ratios of one corpus (or all, for
-    /// `None`): the bootstrap is the costly part, and a new run only moves its own corpus.
-    fn refresh_corpus(&mut self, corpus: Option<&str>) {
         self.settle_digests();
         for set in &mut self.results {
             let ok: Vec<&Run> = set.runs.iter().filter(|run| run.status.is_ok()).collect();
@@ -451,27 +637,107 @@ impl Results {
             .results
             .iter()
             .map(|set| {
-                if corpus.is_some_and(|corpus| corpus != set.corpus) {
-                    return set.versus_baseline.clone();
-                }
                 if set.contender == baseline {
                     return None;
                 }
                 self.get(&set.corpus, baseline, set.checkers)?;
-                let ratio = |metric| {
-                    self.bootstrap(&set.corpus, set.checkers, set.contender, baseline, metric)
-                };
-                Some(Versus {
-                    baseline,
-                    wall: ratio(Metric::Wall),
-                    rss: ratio(Metric::Rss),
-                    minor_faults: ratio(Metric::MinorFaults),
-                })
+                Some(self.versus(&set.corpus, set.checkers, set.contender))
             })
             .collect();
         for (set, versus) in self.results.iter_mut().zip(versus) {
             set.versus_baseline = versus;
         }
+        self.cells = self.compute_cells();
+        let unreliable: Vec<(String, usize, Vec<String>)> = self
+            .cells
+            .iter()
+            .map(|c| (c.corpus.clone(), c.checkers, c.unreliable.clone()))
+            .collect();
+        for set in &mut self.results {
+            let Some(versus) = set.versus_baseline.as_mut() else {
+                continue;
+            };
+            let Some((_, _, metrics)) = unreliable
+                .iter()
+                .find(|(corpus, checkers, _)| *corpus == set.corpus && *checkers == set.checkers)
+            else {
+                continue;
+            };
+            for metric in Metric::ALL {
+                let flag = metrics.iter().any(|name| name == metric.name());
+                let ratio = match metric {
+                    Metric::Wall => &mut versus.wall,
+                    Metric::Cpu => &mut versus.cpu,
+                    Metric::Sys => &mut versus.sys,
+                    Metric::Rss => &mut versus.rss,
+                    Metric::MinorFaults => &mut versus.minor_faults,
+                };
+                if let Some(ratio) = ratio {
+                    ratio.unreliable = flag;
+                }
+            }
+        }
+        // The cells' copies of their controls' ratios carry the same flags.
+        let controls: Vec<Option<Versus>> = self
+            .cells
+            .iter()
+            .map(|cell| {
+                let control = self.settings.baseline.control()?;
+                self.get(&cell.corpus, control, cell.checkers)?
+                    .versus_baseline
+                    .clone()
+            })
+            .collect();
+        for (cell, control) in self.cells.iter_mut().zip(controls) {
+            cell.control = control;
+        }
+    }
+
+    fn compute_cells(&self) -> Vec<Cell> {
+        let mut cells = Vec::new();
+        for &checkers in &self.settings.checkers {
+            for corpus in &self.settings.corpora {
+                let Some(baseline) = self.get(corpus, self.settings.baseline, checkers) else {
+                    continue;
+                };
+                let rounds = baseline
+                    .ok()
+                    .map(|run| run.round)
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .len();
+                let control = self
+                    .settings
+                    .baseline
+                    .control()
+                    .and_then(|c| self.get(corpus, c, checkers))
+                    .and_then(|set| set.versus_baseline.clone());
+                let unreliable = control.as_ref().map_or(Vec::new(), |control| {
+                    Metric::ALL
+                        .iter()
+                        .filter(|&&m| {
+                            control
+                                .get(m)
+                                .and_then(|r| r.verdict)
+                                .is_some_and(Verdict::is_difference)
+                        })
+                        .map(|m| m.name().to_string())
+                        .collect()
+                });
+                let precise = self
+                    .settings
+                    .precision_pct
+                    .map(|p| self.is_precise(corpus, checkers, p));
+                cells.push(Cell {
+                    corpus: corpus.clone(),
+                    checkers,
+                    rounds,
+                    control,
+                    unreliable,
+                    precise,
+                });
+            }
+        }
+        cells
     }
 
     /// The most common digest of each corpus and checker count among runs that reported

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use checker::report::RunReport;
 
 use crate::contender::Contender;
-use crate::results::{AllocatorProof, Figures, Run, RunStatus, Workload};
+use crate::results::{AllocatorProof, Covariates, Figures, Run, RunStatus, Workload};
 
 /// How a child ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +27,12 @@ pub struct Measurement {
     pub timed_out: Option<Duration>,
     pub wall: Duration,
     pub rusage: Rusage,
+    /// When the child was spawned, in seconds since the Unix epoch.
+    pub started_unix_s: f64,
+    /// Steal time of all CPUs (the `cpu` line of /proc/stat) while the child ran, in
+    /// seconds: time the hypervisor ran something else on our virtual CPUs. `None`
+    /// where /proc/stat has no steal column.
+    pub steal_s: Option<f64>,
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
 }
@@ -40,6 +46,27 @@ pub struct Rusage {
     pub max_rss_kib: u64,
     pub minor_faults: u64,
     pub major_faults: u64,
+    /// `ru_nivcsw`: the child was preempted (its time slice ended or a task of higher
+    /// priority woke up); many more than usual means it shared its CPU.
+    pub involuntary_switches: u64,
+    /// `ru_nvcsw`: the child gave up its CPU itself (waited for a lock, I/O, a thread).
+    pub voluntary_switches: u64,
+}
+
+/// Steal time of all CPUs so far, in seconds, from the `cpu` line of /proc/stat (its
+/// eighth number, in clock ticks).
+pub fn steal_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let ticks: u64 = stat
+        .lines()
+        .find(|line| line.starts_with("cpu "))?
+        .split_whitespace()
+        .nth(8)?
+        .parse()
+        .ok()?;
+    // SAFETY: sysconf only reads a system constant.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    (per_second > 0).then(|| ticks as f64 / per_second as f64)
 }
 
 /// How often the watchdog looks at the stop flag while a child runs.
@@ -72,6 +99,10 @@ pub fn measure(
             Ok(())
         });
     }
+    let steal_before = steal_seconds();
+    let started_unix_s = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64());
     let start = Instant::now();
     let mut child = command.spawn()?;
     let pid = child.id() as libc::pid_t;
@@ -118,6 +149,10 @@ pub fn measure(
     };
     let (status, usage) = reaped?;
     let stdout = stdout_reader.join().unwrap_or_default();
+    let steal_s = match (steal_before, steal_seconds()) {
+        (Some(before), Some(after)) => Some((after - before).max(0.0)),
+        _ => None,
+    };
     let stderr = stderr_reader.join().unwrap_or_default();
     let exit = if libc::WIFSIGNALED(status) {
         Exit::Signal(libc::WTERMSIG(status))
@@ -129,6 +164,8 @@ pub fn measure(
         timed_out,
         wall,
         rusage: usage,
+        started_unix_s,
+        steal_s,
         stdout,
         stderr,
     })
@@ -166,6 +203,8 @@ fn wait4(pid: libc::pid_t) -> io::Result<(libc::c_int, Rusage)> {
             max_rss_kib: usage.ru_maxrss.max(0) as u64,
             minor_faults: usage.ru_minflt.max(0) as u64,
             major_faults: usage.ru_majflt.max(0) as u64,
+            involuntary_switches: usage.ru_nivcsw.max(0) as u64,
+            voluntary_switches: usage.ru_nvcsw.max(0) as u64,
         },
     ))
 }
@@ -190,6 +229,13 @@ pub fn judge(contender: Contender, round: usize, measured: &Measurement) -> Run 
         },
         allocator: None,
         workload: None,
+        covariates: Covariates {
+            started_unix_s: measured.started_unix_s,
+            involuntary_switches: measured.rusage.involuntary_switches,
+            voluntary_switches: measured.rusage.voluntary_switches,
+            steal_s: measured.steal_s,
+            env_padding_bytes: 0,
+        },
     };
     let stderr = reason_line(&measured.stderr);
     if let Some(limit) = measured.timed_out {

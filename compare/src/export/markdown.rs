@@ -15,6 +15,35 @@ impl Exporter for MarkdownExporter {
     }
 }
 
+/// The plan in one sentence: rounds, stopping rule, warm-ups, control, seed.
+pub fn plan(settings: &crate::results::Settings) -> String {
+    let rounds = match settings.precision_pct {
+        Some(precision) => format!(
+            "paired rounds until every wall interval is within ±{precision}% ({} to {} rounds)",
+            settings.min_runs,
+            settings.max_rounds()
+        ),
+        None => format!(
+            "{} paired round{}",
+            settings.min_runs,
+            table::plural(settings.min_runs)
+        ),
+    };
+    format!(
+        "{rounds} per corpus and checker count, each round every contender once in an order \
+         shuffled from seed {} (after {} warm-up round{}); baseline {}{}.",
+        settings.seed,
+        settings.warmup,
+        table::plural(settings.warmup),
+        settings.baseline,
+        if settings.control {
+            format!(", A/A control {}#2", settings.baseline)
+        } else {
+            ", no control".to_string()
+        },
+    )
+}
+
 /// The Markdown report of `results`.
 pub fn render(results: &Results) -> String {
     let env = &results.environment;
@@ -38,16 +67,11 @@ pub fn render(results: &Results) -> String {
             .collect::<Vec<_>>()
             .join(", "),
     );
-    let _ = writeln!(
-        out,
-        "- Plan: {} measured run{} (after {} warm-up round{}) of each contender per corpus \
-         and checker count, interleaved in rotating order; baseline {}.\n",
-        settings.runs,
-        table::plural(settings.runs),
-        settings.warmup,
-        table::plural(settings.warmup),
-        settings.baseline,
-    );
+    let _ = writeln!(out, "- Machine facts: {}", env.machine_summary());
+    for line in table::calibration_lines(results) {
+        let _ = writeln!(out, "- Fault cost: {line}");
+    }
+    let _ = writeln!(out, "- Plan: {}\n", plan(settings));
     let most_checkers = settings.checkers.iter().copied().max().unwrap_or(1);
     if env.cpu_count > 0 && most_checkers > env.cpu_count {
         let _ = writeln!(
@@ -63,11 +87,17 @@ pub fn render(results: &Results) -> String {
     }
     let _ = writeln!(
         out,
-        "How to read: wall % and RSS % are the change of the contender's median against \
-         the baseline's (negative is less); the 95% interval is a bootstrap of that ratio, \
-         and the verdict is given only where it excludes no change. RSS is the child's own \
-         peak (VmHWM). Minor faults are medians, baseline -> contender. `ok` counts the runs \
-         in the medians.\n"
+        "How to read: every round runs each contender once, in a shuffled order. Each \
+         figure is the geometric mean, over the rounds, of the contender's run divided by the \
+         baseline's run of the same round, as a percent change (negative is less), with its \
+         95% t interval; `±%` is the wall interval's half-width, and a verdict is given only \
+         where the interval excludes no change. The control (`{}#2`) is the baseline run \
+         twice: its interval is the noise floor of its section, and a section whose control \
+         gets a verdict is marked UNRELIABLE. RSS is the child's own peak (VmHWM); minor \
+         faults are medians, baseline -> contender. `rounds` counts the rounds paired with \
+         the baseline (and, where the precision asked for was not reached, the rounds the \
+         spread says it needs); `ok` counts the runs in the figures.\n",
+        settings.baseline,
     );
     for section in table::sections(results) {
         let _ = writeln!(
@@ -78,6 +108,26 @@ pub fn render(results: &Results) -> String {
         );
     }
     out.push_str(&reproduce::markdown(results));
+    if let Some(table) = table::fault_sys_table(results) {
+        let _ = writeln!(
+            out,
+            "## Sys time predicted from the fault counts\n\nEach contender's median minor \
+             faults at the probe's 4 KiB cost, its huge pages (AnonHugePages at its end) at the \
+             fresh 2 MiB cost, beside its median sys time. Sys time the faults do not \
+             explain is the rest of the kernel's work (mmap, madvise, exit).\n\n{}",
+            table.to_markdown()
+        );
+    }
+    let standing_out = table::standouts(results);
+    if !standing_out.rows.is_empty() {
+        let _ = writeln!(
+            out,
+            "## Runs that stand out\n\nWall time beyond 3 robust standard deviations (1.4826 \
+             MAD) of its row, with the child's involuntary context switches, the steal time of \
+             all CPUs while it ran, its environment padding and when it started.\n\n{}",
+            standing_out.to_markdown()
+        );
+    }
     let notes = table::digest_notes(results);
     if !notes.is_empty() {
         let _ = writeln!(out, "## Workload digests\n");

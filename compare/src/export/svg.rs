@@ -1,5 +1,7 @@
 //! SVG: per corpus, median RSS against median wall time for each contender and checker
-//! count with min-max whiskers on both axes, and beside it a panel of minor faults.
+//! count with min-max whiskers on both axes, and beside it a panel of minor faults; below,
+//! where the results hold rows of the publication, our paired ratios with their intervals
+//! beside the published changes.
 //!
 //! Both memory axes are logarithmic: one contender (slice-huge, +populate) can hold ten
 //! times the memory of the others, and a linear axis would crush the rest into a corner.
@@ -119,14 +121,30 @@ fn render(results: &Results) -> Result<String, String> {
     let mut checker_counts: Vec<usize> = results.results.iter().map(|s| s.checkers).collect();
     checker_counts.sort_unstable();
     checker_counts.dedup();
+    let beside = crate::reproduce::beside_figures(results);
+    let beside_rows = beside
+        .iter()
+        .map(|b| b.row.as_str())
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    let beside_height = if beside.is_empty() {
+        0
+    } else {
+        BESIDE_MARGIN + BESIDE_ROW * beside_rows as u32
+    };
     let mut svg = String::new();
     {
         let rows = corpora.len().max(1);
         let width = SCATTER_WIDTH + LEGEND_WIDTH + FAULTS_WIDTH;
-        let root = SVGBackend::with_string(&mut svg, (width, rows as u32 * ROW_HEIGHT))
-            .into_drawing_area();
+        let root =
+            SVGBackend::with_string(&mut svg, (width, rows as u32 * ROW_HEIGHT + beside_height))
+                .into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
-        for (row, corpus) in root.split_evenly((rows, 1)).iter().zip(&corpora) {
+        let (per_corpus, bottom) = root.split_vertically(rows as u32 * ROW_HEIGHT);
+        if !beside.is_empty() {
+            beside_publication(&bottom, &beside)?;
+        }
+        for (row, corpus) in per_corpus.split_evenly((rows, 1)).iter().zip(&corpora) {
             let (scatter, rest) = row.split_horizontally(SCATTER_WIDTH);
             let (legend_area, faults_area) = rest.split_horizontally(LEGEND_WIDTH);
             let points = points(results, corpus);
@@ -137,6 +155,124 @@ fn render(results: &Results) -> Result<String, String> {
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(svg)
+}
+
+const BESIDE_ROW: u32 = 34;
+const BESIDE_MARGIN: u32 = 90;
+const OURS: RGBColor = RGBColor(31, 119, 180);
+const PUBLISHED: RGBColor = RGBColor(214, 39, 40);
+
+/// One panel per published figure (hybrid wall, RSS, faults; huge wall, RSS): for each
+/// published row our paired ratio with its 95% interval (blue) and the published change
+/// (red), so a reader sees at a glance where we agree with the publication.
+fn beside_publication(area: &Area<'_>, beside: &[crate::reproduce::Beside]) -> Result<(), String> {
+    let mut rows: Vec<&str> = Vec::new();
+    for b in beside {
+        if !rows.contains(&b.row.as_str()) {
+            rows.push(&b.row);
+        }
+    }
+    let mut figures: Vec<&str> = Vec::new();
+    for b in beside {
+        if !figures.contains(&b.figure) {
+            figures.push(b.figure);
+        }
+    }
+    let (title, panels) = area.split_vertically(28);
+    title
+        .titled(
+            "beside the publication: ours (blue, 95% interval) and published (red), % change against slice-nohuge",
+            ("sans-serif", 15),
+        )
+        .map_err(|e| e.to_string())?;
+    let n = rows.len();
+    for (index, (panel, figure)) in panels
+        .split_evenly((1, figures.len()))
+        .iter()
+        .zip(&figures)
+        .enumerate()
+    {
+        let first = index == 0;
+        let of: Vec<&crate::reproduce::Beside> =
+            beside.iter().filter(|b| b.figure == *figure).collect();
+        let values = of.iter().flat_map(|b| {
+            let ours = b.ours.map(|r| {
+                let (lo, hi) = r.percent_interval().unwrap_or((r.percent(), r.percent()));
+                [r.percent(), lo, hi]
+            });
+            ours.into_iter().flatten().chain([b.published_pct, 0.0])
+        });
+        let (lo, hi) = bounds(values);
+        let pad = ((hi - lo) * 0.08).max(1.0);
+        let label_rows = rows.clone();
+        let mut chart = ChartBuilder::on(panel)
+            .caption(*figure, ("sans-serif", 14))
+            .margin(6)
+            .x_label_area_size(24)
+            .y_label_area_size(if first { 90 } else { 8 })
+            .build_cartesian_2d(lo - pad..hi + pad, -0.5..n as f64 - 0.5)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .light_line_style(WHITE)
+            .y_labels(n)
+            .y_label_formatter(&|y: &f64| {
+                let i = y.round();
+                if first && (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
+                    label_rows[n - 1 - i as usize].to_string()
+                } else {
+                    String::new()
+                }
+            })
+            .x_labels(5)
+            .x_label_formatter(&|x: &f64| {
+                if hi - lo < 6.0 {
+                    format!("{x:+.1}")
+                } else {
+                    format!("{x:+.0}")
+                }
+            })
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(0.0, -0.5), (0.0, n as f64 - 0.5)],
+                BLACK.mix(0.4),
+            )))
+            .map_err(|e| e.to_string())?;
+        for b in &of {
+            let Some(i) = rows.iter().position(|r| *r == b.row) else {
+                continue;
+            };
+            let y = (n - 1 - i) as f64;
+            if let Some(ours) = b.ours {
+                if let Some((low, high)) = ours.percent_interval() {
+                    chart
+                        .draw_series(std::iter::once(PathElement::new(
+                            vec![(low, y + 0.12), (high, y + 0.12)],
+                            OURS.stroke_width(2),
+                        )))
+                        .map_err(|e| e.to_string())?;
+                }
+                chart
+                    .draw_series(std::iter::once(Circle::new(
+                        (ours.percent(), y + 0.12),
+                        4,
+                        OURS.filled(),
+                    )))
+                    .map_err(|e| e.to_string())?;
+            }
+            chart
+                .draw_series(std::iter::once(TriangleMarker::new(
+                    (b.published_pct, y - 0.12),
+                    5,
+                    PUBLISHED.filled(),
+                )))
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
 }
 
 fn rss_against_wall(area: &Area<'_>, corpus: &str, points: &[Point]) -> Result<(), String> {

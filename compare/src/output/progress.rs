@@ -37,6 +37,12 @@ impl Progress {
         self.bar.set_position(0);
     }
 
+    /// A new estimate of all runs, done ones included: a cell that stops on precision
+    /// before `--max-runs` takes fewer runs than first counted.
+    pub fn set_total(&self, runs: u64) {
+        self.bar.set_length(runs);
+    }
+
     pub fn begin(&self, run: &str) {
         self.bar.set_message(run.to_string());
     }

@@ -1,11 +1,13 @@
 //! The bake-off table in the publication's shape: per checker count and corpus, each
-//! contender against the baseline (wall %, RSS %, minor faults baseline -> contender),
-//! with the absolute medians beside. The terminal and the Markdown report print the same
+//! contender against the baseline, paired round by round (wall, CPU, sys, RSS and minor
+//! faults as geometric mean ratios with 95% intervals), the control's noise floor in the
+//! title, and the absolute medians beside. The terminal and the Markdown report print the same
 //! [`Table`]s.
 use std::fmt::Write as _;
 
-use crate::results::{ResultSet, Results};
-use crate::stats::{Metric, Ratio};
+use crate::calibrate::FaultCost;
+use crate::results::{Cell, ResultSet, Results};
+use crate::stats::{self, Metric, Ratio};
 
 /// Rows of cells under a header.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,17 +26,18 @@ pub struct Section {
 const KIB_PER_MIB: f64 = 1024.0;
 
 /// One section per checker count and corpus (checker counts outermost, as the
-/// publication groups them), each row a contender in the order asked for.
+/// publication groups them), each row a contender in the order asked for, then the
+/// control.
 pub fn sections(results: &Results) -> Vec<Section> {
     let settings = &results.settings;
     let mut checker_counts = settings.checkers.clone();
     checker_counts.sort_unstable();
     checker_counts.dedup();
+    let entrants = settings.entrants();
     let mut sections = Vec::new();
     for &checkers in &checker_counts {
         for corpus in &settings.corpora {
-            let sets: Vec<&ResultSet> = settings
-                .contenders
+            let sets: Vec<&ResultSet> = entrants
                 .iter()
                 .filter_map(|&contender| results.get(corpus, contender, checkers))
                 .collect();
@@ -42,29 +45,102 @@ pub fn sections(results: &Results) -> Vec<Section> {
                 continue;
             }
             let baseline = results.get(corpus, settings.baseline, checkers);
+            let cell = results.cell(corpus, checkers);
             sections.push(Section {
                 title: format!(
-                    "{corpus} · {checkers} checker{} · baseline {}",
+                    "{corpus} · {checkers} checker{} · baseline {}{}",
                     plural(checkers),
-                    settings.baseline
+                    settings.baseline,
+                    cell.map_or(String::new(), |cell| cell_note(results, cell)),
                 ),
-                table: contender_table(&sets, baseline),
+                table: contender_table(&sets, baseline, settings.precision_pct),
             });
         }
     }
     sections
 }
 
-fn contender_table(sets: &[&ResultSet], baseline: Option<&ResultSet>) -> Table {
+/// What the title says of a cell: its rounds, its control's noise floor, and whether
+/// the control got a verdict.
+fn cell_note(results: &Results, cell: &Cell) -> String {
+    let mut note = format!(" · {} round{}", cell.rounds, plural(cell.rounds));
+    if let Some(wall) = cell.control.as_ref().and_then(|c| c.wall) {
+        match wall.half_width_pct {
+            Some(h) => {
+                let _ = write!(
+                    note,
+                    " · control (A/A) wall {} ±{h:.1}%",
+                    signed(wall.percent())
+                );
+            }
+            None => {
+                let _ = write!(note, " · control (A/A) wall {}", signed(wall.percent()));
+            }
+        }
+    } else if results.settings.control {
+        note.push_str(" · control: no pair yet");
+    }
+    if !cell.unreliable.is_empty() {
+        let _ = write!(
+            note,
+            " · UNRELIABLE: the A/A control got a verdict on {}",
+            cell.unreliable.join(", ")
+        );
+    }
+    note
+}
+
+/// `-1.3 [-4.1, +1.6]`, or `-` without a ratio.
+fn ratio_cell(ratio: Option<Ratio>) -> String {
+    match ratio {
+        Some(r) => match interval(&r) {
+            Some(interval) => format!("{} {interval}", signed(r.percent())),
+            None => signed(r.percent()),
+        },
+        None => "-".to_string(),
+    }
+}
+
+/// The wall verdict, marked where the cell's control got a verdict on wall.
+fn verdict_cell(wall: Option<Ratio>) -> String {
+    match wall.and_then(|r| Some((r.verdict?, r.unreliable))) {
+        Some((verdict, true)) => format!("{} (unreliable)", verdict.describe(Metric::Wall)),
+        Some((verdict, false)) => verdict.describe(Metric::Wall).to_string(),
+        None => "-".to_string(),
+    }
+}
+
+/// Rounds paired with the baseline, and with a precision asked for that the row did not
+/// reach, the rounds its spread says it needs: `20 (need 57)`.
+fn rounds_cell(set: &ResultSet, precision_pct: Option<f64>) -> String {
+    let Some(versus) = set.versus_baseline.as_ref() else {
+        return set.runs.len().to_string();
+    };
+    let rounds = versus.wall.map_or(0, |w| w.rounds);
+    match (precision_pct, versus.rounds_needed) {
+        (Some(_), Some(needed)) => format!("{rounds} (need {needed})"),
+        _ => rounds.to_string(),
+    }
+}
+
+fn contender_table(
+    sets: &[&ResultSet],
+    baseline: Option<&ResultSet>,
+    precision_pct: Option<f64>,
+) -> Table {
     let header = [
         "contender",
-        "wall %",
-        "wall 95% CI",
+        "wall % [95% CI]",
+        "±%",
         "verdict",
-        "RSS %",
+        "CPU % [95% CI]",
+        "sys % [95% CI]",
+        "RSS % [95% CI]",
+        "faults % [95% CI]",
         "minor faults",
         "wall s (min-max)",
         "RSS MiB",
+        "rounds",
         "ok",
         "allocator",
     ];
@@ -73,8 +149,8 @@ fn contender_table(sets: &[&ResultSet], baseline: Option<&ResultSet>) -> Table {
         .iter()
         .map(|set| {
             let versus = set.versus_baseline.as_ref();
-            let wall = versus.and_then(|v| v.wall);
-            let rss = versus.and_then(|v| v.rss);
+            let ratio = |metric| versus.and_then(|v| v.get(metric));
+            let wall = ratio(Metric::Wall);
             let is_baseline = baseline.is_some_and(|b| std::ptr::eq(b, *set));
             let faults = match (set.median, base_faults) {
                 (Some(m), Some(base)) if !is_baseline => {
@@ -92,20 +168,25 @@ fn contender_table(sets: &[&ResultSet], baseline: Option<&ResultSet>) -> Table {
             vec![
                 if is_baseline {
                     format!("{} (baseline)", set.contender)
+                } else if set.contender.is_control() {
+                    format!("{} (control)", set.contender)
                 } else {
                     set.contender.to_string()
                 },
-                wall.map_or("-".to_string(), |r| signed(r.percent())),
-                wall.and_then(|r| interval(&r)).unwrap_or("-".to_string()),
-                wall.and_then(|r| r.verdict)
-                    .map_or("-", |v| v.describe(Metric::Wall))
-                    .to_string(),
-                rss.map_or("-".to_string(), |r| signed(r.percent())),
+                ratio_cell(wall),
+                wall.and_then(|r| r.half_width_pct)
+                    .map_or("-".to_string(), |h| format!("{h:.1}")),
+                verdict_cell(wall),
+                ratio_cell(ratio(Metric::Cpu)),
+                ratio_cell(ratio(Metric::Sys)),
+                ratio_cell(ratio(Metric::Rss)),
+                ratio_cell(ratio(Metric::MinorFaults)),
                 faults,
                 absolute_wall,
                 set.median.map_or("-".to_string(), |m| {
                     format!("{:.1}", m.rss_kib() / KIB_PER_MIB)
                 }),
+                rounds_cell(set, precision_pct),
                 format!("{}/{}", set.ok_runs, set.runs.len()),
                 set.allocator
                     .as_ref()
@@ -115,6 +196,153 @@ fn contender_table(sets: &[&ResultSet], baseline: Option<&ResultSet>) -> Table {
         .collect();
     Table {
         header: header.map(String::from).to_vec(),
+        rows,
+    }
+}
+
+/// The fault cost probes, one line each: `4 KiB fault 0.61 µs [0.58, 0.64] · ...`.
+pub fn calibration_lines(results: &Results) -> Vec<String> {
+    let cost = |name: &str, c: &Option<FaultCost>| match c {
+        Some(c) => format!(
+            "{name} {} [{}, {}] ({} × {:.0} faults{})",
+            micros(c.us),
+            micros(c.low_us),
+            micros(c.high_us),
+            c.repetitions,
+            c.faults,
+            if name.contains("2 MiB") {
+                format!(", {} MiB in huge pages", c.anon_huge_kib / 1024)
+            } else {
+                String::new()
+            },
+        ),
+        None => format!("{name} not measured"),
+    };
+    results
+        .calibrations
+        .iter()
+        .map(|c| {
+            format!(
+                "{} · {} · {} (CPU time per fault, mean [95% CI])",
+                cost("4 KiB fault", &c.small),
+                cost("2 MiB fault, recycled", &c.huge_recycled),
+                cost(
+                    &format!(
+                        "2 MiB fault, fresh after {} s idle",
+                        crate::calibrate::IDLE.as_secs()
+                    ),
+                    &c.huge_fresh
+                ),
+            )
+        })
+        .collect()
+}
+
+/// `0.61 µs`, `2.6 ms`.
+fn micros(us: f64) -> String {
+    if us >= 1000.0 {
+        format!("{:.2} ms", us / 1000.0)
+    } else {
+        format!("{us:.2} µs")
+    }
+}
+
+/// Beside each contender's median sys time, the sys time its faults predict at the
+/// latest probe's costs (4 KiB faults, and its huge pages at the fresh 2 MiB cost).
+pub fn fault_sys_table(results: &Results) -> Option<Table> {
+    let calibration = results.calibrations.last()?;
+    let mut rows = Vec::new();
+    for section_corpus in &results.settings.corpora {
+        for &checkers in &results.settings.checkers {
+            for contender in results.settings.entrants() {
+                let Some(set) = results.get(section_corpus, contender, checkers) else {
+                    continue;
+                };
+                let Some(median) = set.median else { continue };
+                let Some(predicted) =
+                    calibration.predicted_sys_s(median.minor_faults, median.anon_huge_kib)
+                else {
+                    continue;
+                };
+                rows.push(vec![
+                    section_corpus.clone(),
+                    checkers.to_string(),
+                    contender.to_string(),
+                    count(median.minor_faults),
+                    format!("{:.0}", median.anon_huge_kib / 2048.0),
+                    format!("{predicted:.3}"),
+                    format!("{:.3}", median.sys_s),
+                    format!("{:.0}%", 100.0 * predicted / median.sys_s.max(1e-9)),
+                ]);
+            }
+        }
+    }
+    (!rows.is_empty()).then(|| Table {
+        header: [
+            "corpus",
+            "checkers",
+            "contender",
+            "minor faults",
+            "2 MiB pages",
+            "predicted fault sys s",
+            "measured sys s",
+            "predicted / measured",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+    })
+}
+
+/// Runs whose wall time lies more than 3 robust standard deviations (1.4826 MAD) from
+/// their contender's median in the same cell, with what the machine did meanwhile.
+pub fn standouts(results: &Results) -> Table {
+    let mut rows = Vec::new();
+    for set in &results.results {
+        let walls: Vec<f64> = set.ok().map(|run| run.figures.wall_s).collect();
+        let (Some(center), Some(spread)) = (stats::median(&walls), stats::mad(&walls)) else {
+            continue;
+        };
+        if walls.len() < 5 || spread <= 0.0 {
+            continue;
+        }
+        for run in set.ok() {
+            let z = (run.figures.wall_s - center) / spread;
+            if z.abs() <= 3.0 {
+                continue;
+            }
+            let c = &run.covariates;
+            rows.push(vec![
+                set.corpus.clone(),
+                set.checkers.to_string(),
+                set.contender.to_string(),
+                run.round.to_string(),
+                format!(
+                    "{:.3} ({:+.0}%)",
+                    run.figures.wall_s,
+                    100.0 * (run.figures.wall_s / center - 1.0)
+                ),
+                c.involuntary_switches.to_string(),
+                c.steal_s.map_or("-".to_string(), |s| format!("{s:.2}")),
+                c.env_padding_bytes.to_string(),
+                format!("{:.0}", c.started_unix_s),
+            ]);
+        }
+    }
+    Table {
+        header: [
+            "corpus",
+            "checkers",
+            "contender",
+            "round",
+            "wall s (vs median)",
+            "involuntary switches",
+            "steal s",
+            "env padding",
+            "started (unix s)",
+        ]
+        .map(String::from)
+        .to_vec(),
         rows,
     }
 }
@@ -170,8 +398,11 @@ pub fn digest_notes(results: &Results) -> Vec<String> {
         .collect()
 }
 
-/// `+2.0`, `-5.3`.
+/// `+2.0`, `-5.3`; `+0.0` for what rounds to zero from either side.
 pub fn signed(percent: f64) -> String {
+    if percent.abs() < 0.05 {
+        return "+0.0".to_string();
+    }
     format!("{percent:+.1}")
 }
 
@@ -256,14 +487,35 @@ impl Table {
     }
 }
 
-/// The whole terminal report: every section's table, then the failed runs.
+/// The whole terminal report: the machine facts and fault costs, every section's table,
+/// the runs that stand out, then the failed runs.
 pub fn render_text(results: &Results) -> String {
     let mut out = String::new();
+    let _ = writeln!(out, "machine: {}", results.environment.machine_summary());
+    for line in calibration_lines(results) {
+        let _ = writeln!(out, "fault cost: {line}");
+    }
+    out.push('\n');
     for section in sections(results) {
         let _ = writeln!(out, "{}\n{}", section.title, section.table.to_text());
     }
     if let Some(beside) = crate::reproduce::text(results) {
         let _ = writeln!(out, "{beside}");
+    }
+    if let Some(table) = fault_sys_table(results) {
+        let _ = writeln!(
+            out,
+            "sys time predicted from the fault counts\n{}",
+            table.to_text()
+        );
+    }
+    let standing_out = standouts(results);
+    if !standing_out.rows.is_empty() {
+        let _ = writeln!(
+            out,
+            "runs that stand out (wall beyond 3 robust SD of their row)\n{}",
+            standing_out.to_text()
+        );
     }
     for note in digest_notes(results) {
         let _ = writeln!(out, "note: {note}\n");

@@ -45,6 +45,31 @@ fn zero_runs_is_refused() {
 }
 
 #[test]
+fn fewer_most_rounds_than_least_rounds_are_refused() {
+    fails_saying(
+        &["--min-runs", "12", "--max-runs", "10"],
+        &["--max-runs 10 is below --min-runs 12"],
+    );
+}
+
+#[test]
+fn a_precision_that_is_not_a_positive_percentage_is_refused() {
+    fails_saying(&["--precision", "0"], &["--precision", "positive"]);
+    fails_saying(
+        &["--precision", "two"],
+        &["--precision", "not a percentage"],
+    );
+}
+
+#[test]
+fn fixed_rounds_and_a_precision_are_refused_together() {
+    fails_saying(
+        &["--runs", "5", "--precision", "2"],
+        &["--runs", "--precision"],
+    );
+}
+
+#[test]
 fn an_output_in_a_missing_directory_is_refused_before_any_run() {
     fails_saying(
         &["--json", "/no/such/dir/results.json"],

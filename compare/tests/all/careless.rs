@@ -33,7 +33,15 @@ fn compare(dir: &Path, children: &Path, args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_compare"));
     command
         .args(["--contenders", "mimalloc", "--baseline", "mimalloc"])
-        .args(["--checkers", "1", "--runs", "1", "--warmup", "0"])
+        .args([
+            "--checkers",
+            "1",
+            "--runs",
+            "1",
+            "--warmup",
+            "0",
+            "--no-calibration",
+        ])
         .arg("--children")
         .arg(children)
         .args(args)

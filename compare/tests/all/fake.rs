@@ -164,7 +164,7 @@ impl Launcher for FakeLauncher {
     }
 }
 
-/// Empty results for a plan over the synthetic corpus.
+/// Empty results for a plan over the synthetic corpus: `runs` rounds, no control.
 pub fn plan(contenders: &[&str], checkers: &[usize], runs: usize, warmup: usize) -> Results {
     let contenders: Vec<Contender> = contenders.iter().map(|c| c.parse().unwrap()).collect();
     Results::new(
@@ -174,8 +174,12 @@ pub fn plan(contenders: &[&str], checkers: &[usize], runs: usize, warmup: usize)
             checkers: checkers.to_vec(),
             baseline: contenders[0],
             contenders,
-            runs,
+            min_runs: runs,
+            max_runs: None,
+            precision_pct: None,
             warmup,
+            control: false,
+            seed: 0,
         },
     )
 }

@@ -6,6 +6,7 @@ mod children;
 mod fake;
 mod model;
 mod no_fetch;
+mod precision;
 mod report;
 mod resume;
 mod schedule;

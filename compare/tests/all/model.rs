@@ -35,6 +35,7 @@ fn run(contender: Contender, faults: u64, rss_kib: u64, slices: Vec<[u64; 3]>) -
             slices,
         }),
         workload: None,
+        covariates: Default::default(),
     }
 }
 

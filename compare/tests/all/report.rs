@@ -5,6 +5,7 @@ use std::path::Path;
 use compare::contender::Contender;
 use compare::export::{Exporter, csv::CsvExporter, json::JsonExporter, svg::SvgExporter};
 use compare::results::{Results, RunStatus};
+use compare::stats::{Metric, Verdict};
 
 fn stored() -> Results {
     Results::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/results.json")).unwrap()
@@ -83,8 +84,15 @@ fn the_csv_has_a_row_per_run_and_per_median() {
             .unwrap()
             .starts_with("kind,corpus,contender,checkers,round,status")
     );
-    assert_eq!(csv.lines().filter(|l| l.starts_with("run,")).count(), 48);
-    assert_eq!(csv.lines().filter(|l| l.starts_with("median,")).count(), 16);
+    assert_eq!(csv.lines().filter(|l| l.starts_with("run,")).count(), 60);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let switches = header
+        .iter()
+        .position(|h| *h == "involuntary_switches")
+        .unwrap();
+    let first_run: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    assert!(first_run[switches].parse::<u64>().is_ok(), "{first_run:?}");
+    assert_eq!(csv.lines().filter(|l| l.starts_with("median,")).count(), 20);
 }
 
 #[test]
@@ -93,6 +101,20 @@ fn the_svg_draws_a_panel_pair_per_corpus() {
     assert!(svg.contains("synthetic: median RSS against median wall"));
     assert!(svg.contains("trpc: minor page faults"));
     assert!(svg.contains("slice-hybrid"));
+    assert!(svg.contains("beside the publication: ours (blue, 95% interval) and published (red)"));
+    for figure in [
+        "hybrid wall",
+        "hybrid RSS",
+        "hybrid faults",
+        "huge wall",
+        "huge RSS",
+    ] {
+        assert!(
+            svg.contains(&format!("\n{figure}\n")),
+            "{figure} panel missing"
+        );
+    }
+    assert!(svg.contains("1 · trpc") && svg.contains("8 · trpc"));
 }
 
 #[test]
@@ -118,7 +140,7 @@ fn the_trpc_rows_are_set_beside_the_publication() {
 }
 
 #[test]
-fn a_new_baseline_run_moves_the_ratios_of_its_corpus() {
+fn a_new_round_moves_the_paired_ratios_of_its_corpus_and_a_lone_run_does_not() {
     let mut results = stored();
     let hybrid = |r: &Results| {
         r.get("synthetic", Contender::SLICE_HYBRID, 1)
@@ -126,18 +148,19 @@ fn a_new_baseline_run_moves_the_ratios_of_its_corpus() {
             .unwrap()
     };
     let before = hybrid(&results);
-    let mut slow = results
-        .get("synthetic", Contender::SLICE_NOHUGE, 1)
-        .unwrap()
-        .runs[0]
-        .clone();
-    slow.round = 3;
-    slow.figures.wall_s *= 10.0;
-    let mut slower = slow.clone();
-    slower.round = 4;
-    results.push("synthetic", Contender::SLICE_NOHUGE, 1, slow);
-    results.push("synthetic", Contender::SLICE_NOHUGE, 1, slower);
+    let run_of = |r: &Results, contender| r.get("synthetic", contender, 1).unwrap().runs[0].clone();
+    // A baseline run in a round hybrid has not run pairs with nothing.
+    let mut lone = run_of(&results, Contender::SLICE_NOHUGE);
+    lone.round = 3;
+    lone.figures.wall_s *= 10.0;
+    results.push("synthetic", Contender::SLICE_NOHUGE, 1, lone);
+    assert_eq!(hybrid(&results), before);
+    // Hybrid's run of that round, ten times faster than the baseline's, pairs with it.
+    let mut fast = run_of(&results, Contender::SLICE_HYBRID);
+    fast.round = 3;
+    results.push("synthetic", Contender::SLICE_HYBRID, 1, fast);
     let after = hybrid(&results);
+    assert_eq!(after.rounds, before.rounds + 1);
     assert!(after.ratio < before.ratio, "{before:?} -> {after:?}");
     let via_ratio = results.ratio(
         "synthetic",
@@ -147,6 +170,152 @@ fn a_new_baseline_run_moves_the_ratios_of_its_corpus() {
         compare::stats::Metric::Wall,
     );
     assert_eq!(via_ratio, Some(after));
+}
+
+#[test]
+fn a_cell_whose_control_gets_a_verdict_is_marked_unreliable_in_every_format() {
+    // In the stored file the control of synthetic at 8 checkers runs 8% slower than the
+    // baseline in every round: an A/A comparison that finds a difference.
+    let results = stored();
+    let cell = results.cell("synthetic", 8).unwrap();
+    assert!(cell.is_unreliable(Metric::Wall), "{cell:?}");
+    assert_eq!(
+        cell.control.as_ref().unwrap().wall.unwrap().verdict,
+        Some(Verdict::Higher)
+    );
+    let quiet = results.cell("synthetic", 1).unwrap();
+    assert!(quiet.unreliable.is_empty(), "{quiet:?}");
+
+    let text = compare::output::table::render_text(&results);
+    let section = text
+        .split("\n\n")
+        .find(|s| s.starts_with("synthetic · 8 checkers"))
+        .unwrap();
+    assert!(
+        section.lines().next().unwrap().contains("UNRELIABLE"),
+        "{section}"
+    );
+    let quiet_section = text
+        .split("\n\n")
+        .find(|s| s.starts_with("synthetic · 1 checker "))
+        .unwrap();
+    assert!(!quiet_section.contains("UNRELIABLE"), "{quiet_section}");
+
+    let markdown = compare::export::markdown::render(&results);
+    assert!(markdown.contains("## synthetic · 8 checkers · baseline slice-nohuge · 3 rounds"));
+    assert!(
+        markdown
+            .lines()
+            .any(|l| l.starts_with("## synthetic · 8") && l.contains("UNRELIABLE"))
+    );
+
+    let json: serde_json::Value =
+        serde_json::from_slice(&JsonExporter.render(&results).unwrap()).unwrap();
+    let cells = json["cells"].as_array().unwrap();
+    let marked: Vec<(&str, u64)> = cells
+        .iter()
+        .filter(|c| {
+            c["unreliable"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m == "wall")
+        })
+        .map(|c| {
+            (
+                c["corpus"].as_str().unwrap(),
+                c["checkers"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(marked, vec![("synthetic", 8)]);
+    let control_wall = &cells
+        .iter()
+        .find(|c| c["corpus"] == "synthetic" && c["checkers"] == 8)
+        .unwrap()["control"]["wall"];
+    assert_eq!(control_wall["unreliable"], true);
+    let hybrid = json["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| {
+            r["contender"] == "slice-hybrid" && r["corpus"] == "synthetic" && r["checkers"] == 8
+        })
+        .unwrap();
+    assert_eq!(hybrid["versus_baseline"]["wall"]["unreliable"], true);
+
+    let csv = String::from_utf8(CsvExporter.render(&results).unwrap()).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let column = header.iter().position(|h| *h == "unreliable").unwrap();
+    let flagged: Vec<String> = csv
+        .lines()
+        .filter(|l| l.starts_with("median,"))
+        .filter(|l| l.split(',').nth(column).is_some_and(|c| c.contains("wall")))
+        .map(|l| l.split(',').take(4).collect::<Vec<_>>().join(","))
+        .collect();
+    assert_eq!(flagged.len(), 5, "every row of the cell: {flagged:?}");
+    assert!(
+        flagged
+            .iter()
+            .all(|row| row.contains("synthetic") && row.ends_with(",8"))
+    );
+}
+
+#[test]
+fn a_results_file_from_before_paired_rounds_loads_without_a_control() {
+    let old = stored_reproduce();
+    assert_eq!(old.settings.min_runs, 3, "its `runs` is the rounds");
+    assert!(!old.settings.control);
+    assert!(old.cells.iter().all(|cell| cell.control.is_none()));
+    let wall = old
+        .ratio(
+            "trpc",
+            1,
+            Contender::SLICE_HYBRID,
+            Contender::SLICE_NOHUGE,
+            Metric::Wall,
+        )
+        .unwrap();
+    assert_eq!(wall.rounds, 3, "its rounds pair up by number");
+}
+
+#[test]
+fn a_run_far_from_its_rows_median_is_listed_with_its_covariates() {
+    let mut results = stored();
+    let mut base = results
+        .get("synthetic", Contender::Mimalloc, 1)
+        .unwrap()
+        .runs[0]
+        .clone();
+    for (round, wall) in [(3, 0.78), (4, 0.77), (5, 2.5)] {
+        base.round = round;
+        base.figures.wall_s = wall;
+        base.covariates.involuntary_switches = if wall > 1.0 { 4321 } else { 40 };
+        results.push("synthetic", Contender::Mimalloc, 1, base.clone());
+    }
+    let table = compare::output::table::standouts(&results);
+    assert_eq!(table.rows.len(), 1, "{table:?}");
+    let row = &table.rows[0];
+    assert_eq!(&row[..4], ["synthetic", "1", "mimalloc", "5"]);
+    assert!(row.contains(&"4321".to_string()), "{row:?}");
+}
+
+#[test]
+fn the_fault_probe_and_the_machine_facts_head_every_report() {
+    let results = stored();
+    let text = compare::output::table::render_text(&results);
+    let markdown = compare::export::markdown::render(&results);
+    for report in [&text, &markdown] {
+        assert!(report.contains("virtio_balloon bound"), "{report}");
+        assert!(report.contains("2 MiB fault, fresh after 3 s idle 2.60 ms [2.30 ms, 2.90 ms]"));
+    }
+    assert!(markdown.contains("## Sys time predicted from the fault counts"));
+    let json: serde_json::Value =
+        serde_json::from_slice(&JsonExporter.render(&results).unwrap()).unwrap();
+    assert_eq!(json["environment"]["machine"]["page_reporting_order"], 9);
+    assert!(json["calibrations"][0]["huge_fresh"]["us"].is_number());
+    assert!(json["results"][0]["runs"][0]["env_padding_bytes"].is_number());
+    assert!(json["results"][0]["runs"][0]["involuntary_switches"].is_number());
 }
 
 fn stored_reproduce() -> Results {

@@ -72,7 +72,7 @@ fn a_finished_bake_off_has_nothing_pending_not_even_warm_ups() {
     .run(&mut results)
     .unwrap();
     assert!(pending(&results).is_empty());
-    results.settings.runs = 3;
+    results.settings.min_runs = 3;
     let more = pending(&results);
     assert_eq!(
         more.len(),
@@ -150,7 +150,10 @@ fn a_child_killed_by_ctrl_c_stops_the_bake_off_without_recording_a_failure() {
     .run(&mut results)
     .unwrap();
     assert_eq!(outcome, Outcome::Interrupted);
-    assert_eq!(launcher.launches().len(), 2);
+    // The round's order is shuffled: the interrupted child is the first system run.
+    let launches = launcher.launches();
+    let interrupted = launches.iter().position(|(c, _, _)| c == "system").unwrap();
+    assert_eq!(launches.len(), interrupted + 1, "nothing runs after it");
     let recorded: Vec<String> = results
         .results
         .iter()
@@ -158,7 +161,31 @@ fn a_child_killed_by_ctrl_c_stops_the_bake_off_without_recording_a_failure() {
         .collect();
     assert_eq!(
         recorded,
-        vec!["ok"],
-        "only the run before the interrupted one"
+        vec!["ok"; interrupted],
+        "only the runs before the interrupted one"
+    );
+}
+
+#[test]
+fn a_resumed_plan_keeps_the_rounds_the_command_line_does_not_name() {
+    // The stored file asks for 3 rounds at least: --max-runs 2 must be checked against
+    // those 3, not against the default --min-runs.
+    let stored = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/results.json");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("runs.json");
+    std::fs::copy(stored, &file).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_compare"))
+        .arg("--resume")
+        .arg(&file)
+        .args(["--max-runs", "2"])
+        .current_dir(dir.path())
+        .env("CHECKBENCH_CACHE", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("--max-runs 2 is below --min-runs 3"),
+        "{stderr}"
     );
 }
