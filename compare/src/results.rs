@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::calibrate::Calibration;
 use crate::contender::Contender;
 use crate::environment::Environment;
-use crate::stats::{self, Metric, Ratio, Verdict};
+use crate::stats::{self, Metric, Ratio};
 
 /// A whole bake-off, as the JSON export writes it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -714,12 +714,7 @@ impl Results {
                 let unreliable = control.as_ref().map_or(Vec::new(), |control| {
                     Metric::ALL
                         .iter()
-                        .filter(|&&m| {
-                            control
-                                .get(m)
-                                .and_then(|r| r.verdict)
-                                .is_some_and(Verdict::is_difference)
-                        })
+                        .filter(|&&m| control.get(m).is_some_and(|r| r.discredits(m)))
                         .map(|m| m.name().to_string())
                         .collect()
                 });

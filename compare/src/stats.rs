@@ -127,6 +127,31 @@ impl Metric {
             Metric::MinorFaults => "minor_faults",
         }
     }
+
+    /// How large an A/A difference must be, in percent, before it makes a cell
+    /// unreliable. Times are noisy, so any verdict of the control counts. Peak RSS and
+    /// minor faults barely move from run to run, so their intervals are a few hundredths
+    /// of a percent wide and the control finds real but immaterial differences (the
+    /// per-run environment padding moves the stack by up to 4 KiB): there the control's
+    /// whole interval must lie beyond ±1%.
+    pub fn control_margin_pct(self) -> f64 {
+        match self {
+            Metric::Wall | Metric::Cpu | Metric::Sys => 0.0,
+            Metric::Rss | Metric::MinorFaults => 1.0,
+        }
+    }
+}
+
+impl Ratio {
+    /// Whether this ratio, as the A/A control's, makes its cell unreliable for `metric`:
+    /// a verdict whose interval lies wholly beyond the metric's [`Metric::control_margin_pct`].
+    pub fn discredits(&self, metric: Metric) -> bool {
+        let margin = metric.control_margin_pct() / 100.0;
+        let (Some(verdict), Some(low), Some(high)) = (self.verdict, self.low, self.high) else {
+            return false;
+        };
+        verdict.is_difference() && (low > 1.0 + margin || high < 1.0 - margin)
+    }
 }
 
 /// A contender against the baseline: the geometric mean of the per-round ratios, with

@@ -188,3 +188,31 @@ fn a_true_five_percent_effect_at_this_machines_noise_is_found_in_150_rounds() {
 fn the_same_runs_always_give_the_same_interval() {
     assert_eq!(simulate(50, 30, 1.0, 7), simulate(50, 30, 1.0, 7));
 }
+
+#[test]
+fn an_immaterial_control_difference_in_rss_or_faults_does_not_discredit_the_cell() {
+    use compare::stats::{Metric, Ratio, Verdict};
+    let control = |low: f64, high: f64| Ratio {
+        ratio: (low + high) / 2.0,
+        low: Some(low),
+        high: Some(high),
+        verdict: Some(if low > 1.0 {
+            Verdict::Higher
+        } else {
+            Verdict::Lower
+        }),
+        rounds: 30,
+        half_width_pct: None,
+        sd_log: None,
+        unreliable: false,
+    };
+    let tiny = control(1.0002, 1.0004);
+    assert!(!tiny.discredits(Metric::Rss));
+    assert!(!tiny.discredits(Metric::MinorFaults));
+    assert!(
+        tiny.discredits(Metric::Wall),
+        "any wall verdict of the control counts"
+    );
+    assert!(control(1.02, 1.03).discredits(Metric::Rss));
+    assert!(control(0.97, 0.985).discredits(Metric::MinorFaults));
+}
