@@ -123,6 +123,10 @@ struct ScheduleArgs {
     /// the release profile; otherwise it looks beside itself.
     #[arg(long, value_name = "DIR")]
     children: Option<PathBuf>,
+    /// With --resume: accept a plan that adds to the recorded one (more corpora, checker
+    /// counts, contenders or rounds) instead of refusing any change to it.
+    #[arg(long, requires = "resume")]
+    extend: bool,
     /// Seconds one run may take before it is killed and recorded as timed out (0: no
     /// limit). The default is far above any honest run of the five corpora (seconds).
     #[arg(long, value_name = "SECONDS", default_value_t = 3600)]
@@ -315,8 +319,9 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
             let corpora: Vec<String> = args
                 .corpus
                 .iter()
-                .map(|c| c.trim().to_string())
+                .map(|c| c.trim())
                 .filter(|c| !c.is_empty())
+                .map(absolute_corpus)
                 .collect();
             if corpora.is_empty() {
                 bail!("--corpus names no corpus");
@@ -340,6 +345,8 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
                 warmup: args.schedule.warmup as usize,
                 control: !args.schedule.no_control,
                 seed: args.schedule.seed(),
+                corpus_digests: BTreeMap::new(),
+                outputs: BTreeMap::new(),
             };
             if let Some(path) = &args.schedule.resume {
                 let previous = Results::load(path)?.settings;
@@ -389,12 +396,28 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
     let mut results = match &schedule.resume {
         Some(path) => {
             let previous = Results::load(path)?;
-            check_resumable(path, &previous.settings, &settings)?;
+            previous.settings.validate().map_err(|why| {
+                anyhow::anyhow!(
+                    "cannot resume {}: its plan cannot run ({why}); was it edited by hand?",
+                    path.display()
+                )
+            })?;
+            check_resumable(path, &previous.settings, &settings, schedule.extend)?;
             if outputs.path(Format::Json).is_none() {
                 outputs = outputs.with(Format::Json, Some(path));
             }
+            for (flag, file) in &previous.settings.outputs {
+                if let Some(format) = Format::from_flag(flag)
+                    && outputs.path(format).is_none()
+                {
+                    outputs = outputs.with(format, Some(file));
+                }
+            }
             Results {
-                settings,
+                settings: Settings {
+                    corpus_digests: previous.settings.corpus_digests.clone(),
+                    ..settings
+                },
                 ..previous
             }
         }
@@ -408,6 +431,10 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
     outputs
         .check_writable()
         .context("checking the output files before any run")?;
+    results.settings.outputs = outputs
+        .targets()
+        .map(|(format, path)| (format.flag().to_string(), absolute(path)))
+        .collect();
     let json = outputs.path(Format::Json).map(Path::to_path_buf);
     let _lock = match &json {
         Some(path) => Some(ResultsLock::acquire(path)?),
@@ -433,6 +460,8 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
         timeout: (schedule.timeout > 0).then(|| Duration::from_secs(schedule.timeout)),
     };
     let settings = &results.settings;
+    let recorded = settings.corpus_digests.clone();
+    let mut digests = Vec::new();
     let corpora = settings
         .corpora
         .iter()
@@ -445,9 +474,34 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
             fetch: true,
             progress: true,
         };
-        corpora::open(corpus, &options)
+        let opened = corpora::open(corpus, &options)
             .with_context(|| format!("opening corpus `{corpus}` (from --corpus)"))?;
+        let digest = corpus_digest(&opened);
+        match recorded.get(corpus) {
+            Some(before) if *before != digest => bail!(
+                "cannot resume {}: corpus `{corpus}` has changed since its runs were measured \
+                 (files digest {before}, now {digest}); start a new bake-off with another --json",
+                schedule
+                    .resume
+                    .as_deref()
+                    .unwrap_or(Path::new(""))
+                    .display()
+            ),
+            None if schedule.resume.is_some()
+                && Path::new(corpus).is_relative()
+                && !is_named(corpus) =>
+            {
+                eprintln!(
+                    "warning: the resumed file records corpus folder `{corpus}` as a relative \
+                     path without a digest of its files (written before compare recorded them): \
+                     compare cannot tell it is the tree the earlier runs measured"
+                );
+            }
+            _ => {}
+        }
+        digests.push((corpus.clone(), digest));
     }
+    results.settings.corpus_digests.extend(digests);
     // Children inherit the parent's resident high-water mark through fork into their
     // ru_maxrss; hand the corpora's freed heap back before the first fork.
     // SAFETY: malloc_trim only releases free memory of the C allocator, which serves this
@@ -594,21 +648,127 @@ fn check_rounds(settings: &mut Settings, defaults: RoundDefaults) -> Result<()> 
     Ok(())
 }
 
-/// A resumed bake-off must measure the same corpora as the one it continues.
-fn check_resumable(path: &Path, previous: &Settings, asked: &Settings) -> Result<()> {
-    let mut before = previous.corpora.clone();
-    let mut now = asked.corpora.clone();
-    before.sort();
-    now.sort();
-    if before != now {
-        bail!(
-            "cannot resume {}: it was recorded for corpus {}, but this bake-off is for corpus {}",
-            path.display(),
-            previous.corpora.join(","),
-            asked.corpora.join(",")
-        );
+/// A resumed bake-off runs the plan of the file it continues. A command line that asks
+/// for another plan is refused, naming what differs, unless `--extend` is given and the
+/// new plan only adds to the old one (corpora, checker counts, contenders, rounds).
+fn check_resumable(path: &Path, previous: &Settings, asked: &Settings, extend: bool) -> Result<()> {
+    let mut changes = Vec::new();
+    let mut shrinks = Vec::new();
+    let set = |v: &[String]| v.iter().cloned().collect::<std::collections::BTreeSet<_>>();
+    let names = |v: &[Contender]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+    let nums = |v: &[usize]| v.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+    for (what, before, now) in [
+        ("corpora", set(&previous.corpora), set(&asked.corpora)),
+        (
+            "checker counts",
+            set(&nums(&previous.checkers)),
+            set(&nums(&asked.checkers)),
+        ),
+        (
+            "contenders",
+            set(&names(&previous.contenders)),
+            set(&names(&asked.contenders)),
+        ),
+    ] {
+        if before != now {
+            let added: Vec<_> = now.difference(&before).cloned().collect();
+            let dropped: Vec<_> = before.difference(&now).cloned().collect();
+            if !dropped.is_empty() {
+                shrinks.push(format!("{what} {} dropped", dropped.join(",")));
+            }
+            if !added.is_empty() {
+                changes.push(format!("{what} {} added", added.join(",")));
+            }
+        }
     }
-    Ok(())
+    let most = |s: &Settings| s.max_runs.unwrap_or(s.min_runs);
+    if asked.min_runs < previous.min_runs || most(asked) < most(previous) {
+        shrinks.push(format!(
+            "rounds {}..={} instead of {}..={}",
+            asked.min_runs,
+            most(asked),
+            previous.min_runs,
+            most(previous)
+        ));
+    } else if asked.min_runs != previous.min_runs || most(asked) != most(previous) {
+        changes.push(format!(
+            "rounds {}..={} instead of {}..={}",
+            asked.min_runs,
+            most(asked),
+            previous.min_runs,
+            most(previous)
+        ));
+    }
+    if asked.precision_pct != previous.precision_pct {
+        changes.push("another --precision".to_string());
+    }
+    for (what, differs) in [
+        ("baseline", asked.baseline != previous.baseline),
+        ("A/A control", asked.control != previous.control),
+        ("seed", asked.seed != previous.seed),
+    ] {
+        if differs {
+            shrinks.push(format!("another {what}"));
+        }
+    }
+    if shrinks.is_empty() && (changes.is_empty() || extend) {
+        if !changes.is_empty() {
+            eprintln!(
+                "extending the plan of {}: {}",
+                path.display(),
+                changes.join("; ")
+            );
+        }
+        return Ok(());
+    }
+    let all: Vec<String> = shrinks.iter().chain(&changes).cloned().collect();
+    let hint = if shrinks.is_empty() {
+        "pass --extend to add them to the plan, or resume without these options"
+    } else {
+        "resume without these options to finish the recorded plan, or start a new bake-off \
+         with another --json"
+    };
+    bail!(
+        "cannot resume {}: this command line asks for another plan than the file's ({}); {hint}",
+        path.display(),
+        all.join("; ")
+    )
+}
+
+/// A corpus as the plan records it: a folder as its absolute path, so that resuming from
+/// another directory measures the same tree; names (`trpc`, `synthetic`) as given.
+fn absolute_corpus(spec: &str) -> String {
+    if is_named(spec) || !Path::new(spec).is_dir() {
+        return spec.to_string();
+    }
+    std::fs::canonicalize(spec).map_or_else(|_| spec.to_string(), |p| p.display().to_string())
+}
+
+/// A corpus name rather than a folder: the generator's `synthetic...` or a pinned corpus.
+fn is_named(spec: &str) -> bool {
+    (spec.starts_with("synthetic") && !spec.contains('/')) || corpora::corpus_def(spec).is_some()
+}
+
+/// SHA-256 of a corpus's files and library, path and contents, hex.
+fn corpus_digest(corpus: &corpora::Corpus) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    for file in corpus.files.iter().chain(&corpus.lib) {
+        hasher.update(file.path.as_bytes());
+        hasher.update([0]);
+        hasher.update((file.bytes.len() as u64).to_le_bytes());
+        hasher.update(&file.bytes);
+    }
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// `path` made absolute against the working directory (not resolved: a link stays a link).
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 fn report(args: ReportArgs) -> Result<ExitCode> {

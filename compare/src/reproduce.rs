@@ -66,6 +66,8 @@ pub fn settings(ablations: bool, min_runs: usize, warmup: usize) -> Settings {
         warmup,
         control: true,
         seed: 0,
+        corpus_digests: Default::default(),
+        outputs: Default::default(),
     }
 }
 

@@ -6,7 +6,7 @@
 //! carry stale summaries.
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -57,6 +57,14 @@ pub struct Settings {
     /// Seed of the shuffled round order (and of the per-run layout padding).
     #[serde(default)]
     pub seed: u64,
+    /// SHA-256 of each corpus's files (by the corpus as `corpora` spells it), taken
+    /// before the first run: a resumed bake-off refuses a corpus that changed since.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub corpus_digests: BTreeMap<String, String>,
+    /// The files the bake-off writes, by option (`--json`, `--csv`, `--markdown`,
+    /// `--svg`), as absolute paths: a resumed bake-off keeps writing them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub outputs: BTreeMap<String, PathBuf>,
 }
 
 /// How many rounds a plan gets when the command line does not say.
@@ -68,6 +76,35 @@ pub struct RoundDefaults {
 }
 
 impl Settings {
+    /// Whether this plan can run at all: a file edited by hand may hold one that cannot.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.corpora.is_empty() {
+            return Err("settings.corpora is empty".to_string());
+        }
+        if self.contenders.is_empty() {
+            return Err("settings.contenders is empty".to_string());
+        }
+        let max = checker::MAX_CHECKERS as usize;
+        match self.checkers.iter().find(|&&n| n == 0 || n > max) {
+            _ if self.checkers.is_empty() => return Err("settings.checkers is empty".to_string()),
+            Some(n) => return Err(format!("settings.checkers holds {n}, outside 1..={max}")),
+            None => {}
+        }
+        if self.min_runs == 0 {
+            return Err("settings.min_runs is 0".to_string());
+        }
+        if self.max_runs.is_some_and(|max| max < self.min_runs) {
+            return Err("settings.max_runs is below settings.min_runs".to_string());
+        }
+        if self
+            .precision_pct
+            .is_some_and(|p| !(p > 0.0 && p.is_finite()))
+        {
+            return Err("settings.precision_pct is not a positive percentage".to_string());
+        }
+        Ok(())
+    }
+
     /// Everything each round runs: the contenders, and the baseline's control when the
     /// plan has one (last, unless the contenders name it themselves).
     pub fn entrants(&self) -> Vec<Contender> {

@@ -45,6 +45,13 @@ pub enum Format {
 }
 
 impl Format {
+    /// The format an option names: the inverse of [`Format::flag`].
+    pub fn from_flag(flag: &str) -> Option<Format> {
+        [Format::Json, Format::Csv, Format::Markdown, Format::Svg]
+            .into_iter()
+            .find(|f| f.flag() == flag)
+    }
+
     /// The command-line option that names this format's file.
     pub fn flag(self) -> &'static str {
         match self {
@@ -94,6 +101,11 @@ impl Outputs {
             .iter()
             .find(|(f, _)| *f == format)
             .map(|(_, path)| path.as_path())
+    }
+
+    /// Every target with its format.
+    pub fn targets(&self) -> impl Iterator<Item = (Format, &Path)> {
+        self.targets.iter().map(|(f, path)| (*f, path.as_path()))
     }
 
     pub fn paths(&self) -> impl Iterator<Item = &Path> {

@@ -180,6 +180,8 @@ pub fn plan(contenders: &[&str], checkers: &[usize], runs: usize, warmup: usize)
             warmup,
             control: false,
             seed: 0,
+            corpus_digests: Default::default(),
+            outputs: Default::default(),
         },
     )
 }
