@@ -9,6 +9,7 @@ mod no_fetch;
 mod precision;
 mod report;
 mod resume;
+mod resume_plan;
 mod schedule;
 mod slice_service;
 mod statistics;
