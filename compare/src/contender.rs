@@ -26,7 +26,7 @@ pub const DEFAULT_CONTENDERS: &str =
     "slice-nohuge,slice-hybrid,slice-huge,mimalloc,jemalloc,system";
 
 /// Every spelling `Contender::from_str` accepts, for error messages.
-pub const CONTENDER_NAMES: &str = "slice-nohuge, slice-hybrid, slice-huge, slice-hybrid@N (N in MiB), \
+pub const CONTENDER_NAMES: &str = "slice-nohuge, slice-hybrid, slice-huge, slice-adaptive, slice-hybrid@N (N in MiB), \
 slice-hybrid+populate, slice-hybrid+collapse, mimalloc, jemalloc, system";
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -94,6 +94,7 @@ impl fmt::Display for Contender {
                 match policy.thp {
                     ThpPolicy::NoHuge => write!(f, "nohuge")?,
                     ThpPolicy::Huge => write!(f, "huge")?,
+                    ThpPolicy::Adaptive => write!(f, "adaptive")?,
                     ThpPolicy::Hybrid {
                         switch_at_mib: DEFAULT_SWITCH_MIB,
                     } => write!(f, "hybrid")?,
@@ -169,6 +170,7 @@ mod tests {
             "slice-nohuge",
             "slice-hybrid",
             "slice-huge",
+            "slice-adaptive",
             "slice-hybrid@2",
             "slice-hybrid@16",
             "slice-hybrid+populate",
@@ -206,6 +208,8 @@ mod tests {
             "slice-hybrid@0",
             "slice-hybrid+populate+populate",
             "slice-nohuge+fast",
+            "slice-adaptive+populate",
+            "slice-adaptive@8",
             "tcmalloc",
         ] {
             assert!(name.parse::<Contender>().is_err(), "{name} parsed");
