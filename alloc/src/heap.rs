@@ -430,9 +430,12 @@ impl Core {
             }
         }
         if policy.thp == ThpPolicy::Adaptive && !(start < limit && limit <= end) {
-            let old = self.nursery.holds_limit(limit).then(|| (state.bump.load(Relaxed), limit));
+            let old = self
+                .nursery
+                .holds_limit(limit)
+                .then(|| (state.bump.load(Relaxed), limit));
             if let Some(span) = self.nursery.take(index, class, old) {
-                // A span holds at least 16 blocks of the largest class; it is fresh, so zero.
+                // A span holds at least 8 blocks of the largest class; it is fresh, so zero.
                 state.bump.store(span + size, Relaxed);
                 state.limit.store(span + SPAN_BYTES, Relaxed);
                 return span as *mut u8;

@@ -11,7 +11,9 @@ mod stats;
 
 pub use global::{SliceAlloc, current_arena, policy, reservation, stats, stats_into};
 pub use instance::{ArenaHandle, HeapConfig, HeapError, MIN_HEAP_SLICE_BYTES, SliceHeap};
-pub use nursery::{SMALL_PREFIX_BYTES as NURSERY_SMALL_PREFIX_BYTES, SPAN_BYTES as NURSERY_SPAN_BYTES};
+pub use nursery::{
+    SMALL_PREFIX_BYTES as NURSERY_SMALL_PREFIX_BYTES, SPAN_BYTES as NURSERY_SPAN_BYTES,
+};
 pub use os::minor_faults;
 pub use policy::{MAX_SWITCH_MIB, POLICY_ENV, ParsePolicyError, Policy, ThpPolicy};
 pub use stats::{ClassStats, Fallbacks, Stats};

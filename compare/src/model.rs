@@ -12,10 +12,10 @@
 //! | `huge` | `⌈c / 2 MiB⌉` | `⌈c / 2 MiB⌉ × 2 MiB` |
 //! | `adaptive` | none (the slice is untouched while the nursery lasts) | none |
 //!
-//! Under `adaptive` every class carves 8 KiB spans from one nursery shared by all arenas, so
+//! Under `adaptive` every class carves 4 KiB spans from one nursery shared by all arenas, so
 //! the run, not the slice, is the unit: a class that carved `c` bytes of blocks of `s` bytes
-//! took `⌈c / (⌊8 KiB / s⌋ · s)⌉` spans, the nursery's frontier stands at `F`, the sum of
-//! them times 8 KiB, and the nursery costs `min(F, 2 MiB) / 4 KiB` small-page faults (its
+//! took `⌈c / (⌊4 KiB / s⌋ · s)⌉` spans, the nursery's frontier stands at `F`, the sum of
+//! them times 4 KiB, and the nursery costs `min(F, 2 MiB) / 4 KiB` small-page faults (its
 //! small-page prefix) plus `⌈(F − 2 MiB) / 2 MiB⌉` huge ones, with as many bytes resident,
 //! plus one span-table page (2 bytes per span) per 2048 spans.
 //!
@@ -541,18 +541,22 @@ mod tests {
 
     #[test]
     fn an_adaptive_run_pays_its_small_prefix_then_one_fault_per_huge_page_of_spans() {
-        // 64-byte blocks fill an 8 KiB span exactly: 10 MiB of them is 1280 spans.
+        // 64-byte blocks fill a 4 KiB span exactly: 10 MiB of them is 2560 spans.
         let slices = [[0, 3, 6 * MIB], [1, 3, 4 * MIB]];
         let f = run_footprint(&slices, 64 * MIB, ThpPolicy::Adaptive);
-        assert_eq!(f.faults, 512 + 4 + 1, "2 MiB of small pages, 8 MiB of huge, one table page");
-        assert_eq!(f.resident_bytes, 10 * MIB + SMALL_PAGE);
+        assert_eq!(
+            f.faults,
+            512 + 4 + 2,
+            "2 MiB of small pages, 8 MiB of huge, two table pages"
+        );
+        assert_eq!(f.resident_bytes, 10 * MIB + 2 * SMALL_PAGE);
     }
 
     #[test]
     fn a_span_holds_only_whole_blocks() {
-        // 48-byte blocks: 170 to a span, 32 bytes left over.
-        assert_eq!(nursery_spans_bytes(2, 170 * 48), 8192);
-        assert_eq!(nursery_spans_bytes(2, 171 * 48), 2 * 8192);
+        // 48-byte blocks: 85 to a span, 16 bytes left over.
+        assert_eq!(nursery_spans_bytes(2, 85 * 48), 4096);
+        assert_eq!(nursery_spans_bytes(2, 86 * 48), 2 * 4096);
     }
 
     #[test]

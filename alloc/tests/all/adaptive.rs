@@ -18,7 +18,11 @@ fn classes_of_every_arena_take_spans_side_by_side_from_one_frontier() {
     let heap = heap(64 << 10, 2, adaptive());
     let (start, len) = heap.nursery().expect("adaptive maps a nursery");
     assert_eq!(start % HUGE_PAGE, 0);
-    assert_eq!(len, 2 * CLASS_COUNT * (64 << 10), "as large as the reservation");
+    assert_eq!(
+        len,
+        2 * CLASS_COUNT * (64 << 10),
+        "as large as the reservation"
+    );
     let a = heap.claim().unwrap();
     let b = heap.claim().unwrap();
     let firsts = [
@@ -31,7 +35,10 @@ fn classes_of_every_arena_take_spans_side_by_side_from_one_frontier() {
         assert_eq!(p as usize, start + i * SPAN, "span {i}");
         assert_eq!(heap.locate(p), Some((arena, class)));
         let (base, reserved) = heap.reservation();
-        assert!(!(base..base + reserved).contains(&(p as usize)), "not in a slice");
+        assert!(
+            !(base..base + reserved).contains(&(p as usize)),
+            "not in a slice"
+        );
     }
     assert_eq!(heap.stats().nursery_bytes, 4 * SPAN as u64);
 }
@@ -53,7 +60,11 @@ fn carving_is_contiguous_within_a_span_and_goes_on_at_the_frontier() {
     let other = b.alloc(layout(size)) as usize;
     assert_eq!(other, start + SPAN, "another arena takes the next span");
     let next = a.alloc(layout(size)) as usize;
-    assert_eq!(next, start + 2 * SPAN, "the spent span gives way to the frontier");
+    assert_eq!(
+        next,
+        start + 2 * SPAN,
+        "the spent span gives way to the frontier"
+    );
     let stats = heap.stats();
     let class = stats.classes[0][2];
     assert_eq!(class.carved_bytes, ((per_span + 1) * size) as u64);
@@ -114,7 +125,11 @@ fn realloc_inside_the_class_returns_the_same_nursery_block() {
         assert!(std::slice::from_raw_parts(s, 20).iter().all(|&b| b == 7));
         arena.dealloc(s, layout(20));
     }
-    assert_eq!(arena.alloc(layout(40)), p, "the freed 40-byte block is reused");
+    assert_eq!(
+        arena.alloc(layout(40)),
+        p,
+        "the freed 40-byte block is reused"
+    );
 }
 
 #[test]
@@ -124,15 +139,25 @@ fn a_spent_nursery_sends_the_class_to_its_slice_then_to_the_system() {
     assert_eq!(len, CLASS_COUNT * 4096);
     let arena = heap.claim().unwrap();
     let in_nursery = len / 16;
-    let blocks: Vec<_> = (0..in_nursery + 256).map(|_| arena.alloc(layout(16))).collect();
+    let blocks: Vec<_> = (0..in_nursery + 256)
+        .map(|_| arena.alloc(layout(16)))
+        .collect();
     assert!(blocks.iter().all(|&p| heap.locate(p) == Some((0, 0))));
-    assert_eq!(blocks[in_nursery] as usize, heap.slice_start(0, 0), "then the slice");
+    assert_eq!(
+        blocks[in_nursery] as usize,
+        heap.slice_start(0, 0),
+        "then the slice"
+    );
     let spill = arena.alloc(layout(16));
     assert_eq!(heap.locate(spill), None);
     // SAFETY: spill came from this heap for 16 bytes.
     unsafe { arena.dealloc(spill, layout(16)) };
     let again = arena.alloc(layout(16));
-    assert_eq!(heap.locate(again), None, "the freed system block was not listed");
+    assert_eq!(
+        heap.locate(again),
+        None,
+        "the freed system block was not listed"
+    );
     let stats = heap.stats();
     assert_eq!(stats.fallbacks.slice_exhausted, 2);
     assert_eq!(stats.classes[0][0].reuses, 0);
@@ -143,7 +168,11 @@ fn a_spent_nursery_sends_the_class_to_its_slice_then_to_the_system() {
         arena.dealloc(blocks[7], layout(16));
         arena.dealloc(again, layout(16));
     }
-    assert_eq!(arena.alloc(layout(16)), blocks[7], "nursery blocks are reused");
+    assert_eq!(
+        arena.alloc(layout(16)),
+        blocks[7],
+        "nursery blocks are reused"
+    );
 }
 
 #[test]
@@ -158,7 +187,11 @@ fn the_slow_path_drains_remote_frees_before_taking_a_new_span() {
     }
     assert_eq!(arena.alloc(layout(16)), blocks[20]);
     assert_eq!(arena.alloc(layout(16)), blocks[10]);
-    assert_eq!(heap.stats().nursery_bytes, SPAN as u64, "no second span yet");
+    assert_eq!(
+        heap.stats().nursery_bytes,
+        SPAN as u64,
+        "no second span yet"
+    );
     let next = arena.alloc(layout(16)) as usize;
     assert_eq!(next, blocks[0] as usize + SPAN);
 }
@@ -218,7 +251,11 @@ fn blocks_of_eight_threads_freed_remotely_come_back_to_their_own_arena() {
             .collect();
         workers.into_iter().map(|w| w.join().unwrap()).collect()
     });
-    let all: HashSet<usize> = handed.iter().flat_map(|(_, b)| b).map(|&(p, _)| p).collect();
+    let all: HashSet<usize> = handed
+        .iter()
+        .flat_map(|(_, b)| b)
+        .map(|&(p, _)| p)
+        .collect();
     assert_eq!(all.len(), THREADS * BLOCKS, "no block was handed out twice");
     // every arena is parked now; another thread frees everything remotely
     for &(p, size) in handed.iter().flat_map(|(_, b)| b) {
@@ -240,7 +277,11 @@ fn blocks_of_eight_threads_freed_remotely_come_back_to_their_own_arena() {
         again.sort_unstable();
         assert!(again == wanted, "arena {arena} gets its own blocks back");
     }
-    assert_eq!(heap.stats().nursery_bytes, stats.nursery_bytes, "nothing new carved");
+    assert_eq!(
+        heap.stats().nursery_bytes,
+        stats.nursery_bytes,
+        "nothing new carved"
+    );
 }
 
 #[test]
@@ -249,11 +290,19 @@ fn the_nursery_is_small_paged_for_its_first_2_mib_and_huge_after() {
     let (start, len) = heap.nursery().unwrap();
     assert!(len > 2 * NURSERY_SMALL_PREFIX_BYTES);
     let head = crate::thp::vm_flags(start);
-    assert!(crate::thp::has(&head, "nh") && !crate::thp::has(&head, "hg"), "{head:?}");
+    assert!(
+        crate::thp::has(&head, "nh") && !crate::thp::has(&head, "hg"),
+        "{head:?}"
+    );
     let tail = crate::thp::vm_flags(start + NURSERY_SMALL_PREFIX_BYTES);
-    assert!(crate::thp::has(&tail, "hg") && !crate::thp::has(&tail, "nh"), "{tail:?}");
+    assert!(
+        crate::thp::has(&tail, "hg") && !crate::thp::has(&tail, "nh"),
+        "{tail:?}"
+    );
     let (base, _) = heap.reservation();
     let slices = crate::thp::vm_flags(base);
-    assert!(crate::thp::has(&slices, "nh"), "the slices stay small: {slices:?}");
+    assert!(
+        crate::thp::has(&slices, "nh"),
+        "the slices stay small: {slices:?}"
+    );
 }
-
