@@ -251,6 +251,23 @@ fn label(c: Contender) -> String {
         .map_or(name.clone(), str::to_owned)
 }
 
+/// The ticks of a log axis over `range`: 1, 2 and 5 times each power of ten inside it, so
+/// that every figure has labels and none run into each other.
+fn one_two_five_points(range: &std::ops::Range<f64>) -> Vec<f64> {
+    let mut points = Vec::new();
+    let mut decade = 10f64.powf(range.start.log10().floor());
+    while decade <= range.end {
+        for m in [1.0, 2.0, 5.0] {
+            let v = m * decade;
+            if range.contains(&v) {
+                points.push(v);
+            }
+        }
+        decade *= 10.0;
+    }
+    points
+}
+
 const COLOURS: [RGBColor; 2] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40)];
 
 /// One figure: peak RSS against minor faults (both log scales), one point per contender and
@@ -272,10 +289,18 @@ pub fn figure(results: &Results, corpus: &str) -> Result<String, String> {
             .margin(16)
             .x_label_area_size(44)
             .y_label_area_size(64)
-            .build_cartesian_2d(x.log_scale(), y.log_scale())
+            .build_cartesian_2d(
+                x.clone()
+                    .log_scale()
+                    .with_key_points(one_two_five_points(&x)),
+                y.clone()
+                    .log_scale()
+                    .with_key_points(one_two_five_points(&y)),
+            )
             .map_err(err)?;
         chart
             .configure_mesh()
+            .light_line_style(WHITE)
             .x_desc("minor faults (log scale)")
             .y_desc("peak RSS MiB, VmHWM (log scale)")
             .x_label_formatter(&|v| format!("{v:.0}"))
@@ -307,24 +332,18 @@ pub fn figure(results: &Results, corpus: &str) -> Result<String, String> {
                     if checkers == 1 { "" } else { "s" }
                 ))
                 .legend(move |(x, y)| Circle::new((x + 10, y), 4, style.filled()));
-            for p in cell {
+            for (index, p) in cell.iter().enumerate() {
                 let adaptive = p.contender.to_string() == ADAPTIVE;
                 let size = if adaptive { 7 } else { 4 };
+                // Points of the sweep crowd together near nohuge: stagger their labels.
+                let dy = 12 * (index as i32 % 4) - 18;
+                let font = ("sans-serif", if adaptive { 13 } else { 11 })
+                    .into_font()
+                    .color(&style);
                 chart
-                    .draw_series([Circle::new(
-                        (p.minor_faults, p.rss_mib),
-                        size,
-                        style.filled(),
-                    )])
-                    .map_err(err)?;
-                chart
-                    .draw_series([Text::new(
-                        label(p.contender),
-                        (p.minor_faults, p.rss_mib),
-                        ("sans-serif", if adaptive { 13 } else { 11 })
-                            .into_font()
-                            .color(&style),
-                    )])
+                    .draw_series([EmptyElement::at((p.minor_faults, p.rss_mib))
+                        + Circle::new((0, 0), size, style.filled())
+                        + Text::new(label(p.contender), (8, dy), font)])
                     .map_err(err)?;
             }
         }
