@@ -59,12 +59,13 @@ fn alloc_then_free<A: GlobalAlloc>(a: &A, iters: u64) -> Duration {
 
 /// The same batches from the slice allocator's bump pointer only: nothing is freed (a free
 /// would feed the free list), the blocks go with the heap. One heap per sample, 1 GiB slices,
-/// the next arena when a class slice is full.
-fn bump_only(iters: u64) -> Duration {
+/// the next arena when a class slice is full. Under `adaptive` the bump pointer runs through
+/// 4 KiB nursery spans, so one block in 64 takes the slow path for the next span.
+fn bump_only(iters: u64, policy: Policy) -> Duration {
     let heap = SliceHeap::new(HeapConfig {
         slice_bytes: 1 << 30,
         arenas: 32,
-        policy: Policy::DEFAULT,
+        policy,
     })
     .expect("1 TiB of no-reserve address space");
     let per_arena = (1 << 30) / 64 / BATCH;
@@ -87,7 +88,13 @@ fn bump_only(iters: u64) -> Duration {
 
 fn bump(c: &mut Criterion) {
     let mut group = c.benchmark_group("alloc_without_free");
-    group.bench_function("slice", |b| b.iter_custom(bump_only));
+    group.bench_function("slice", |b| {
+        b.iter_custom(|i| bump_only(i, Policy::DEFAULT))
+    });
+    let adaptive = "adaptive".parse().expect("a policy");
+    group.bench_function("slice_adaptive", |b| {
+        b.iter_custom(|i| bump_only(i, adaptive))
+    });
     group.bench_function("slice_reusing", |b| {
         b.iter_custom(|i| alloc_then_free(&SliceAlloc, i))
     });

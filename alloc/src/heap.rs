@@ -11,6 +11,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::ptr;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 
+use crate::nursery::{self, Nursery, SPAN_BYTES};
 use crate::os::{self, Advice};
 use crate::policy::{Policy, ThpPolicy};
 use crate::stats::{FallbackCounters, Reason, Stats, add_owned};
@@ -224,6 +225,8 @@ pub(crate) struct Core {
     shared_fallbacks: FallbackCounters,
     advice_errors: AtomicU64,
     arenas: [Arena; MAX_ARENAS],
+    /// The `adaptive` policy's shared span region (unmapped under the other policies).
+    nursery: Nursery,
 }
 
 impl Core {
@@ -239,6 +242,7 @@ impl Core {
             shared_fallbacks: FallbackCounters::new(),
             advice_errors: AtomicU64::new(0),
             arenas: [const { Arena::new() }; MAX_ARENAS],
+            nursery: Nursery::new(),
         }
     }
 
@@ -252,15 +256,22 @@ impl Core {
 
     /// Takes over a fresh reservation of `arena_count` arenas of 32 slices of `1 << slice_shift`
     /// bytes at `base`, and gives the whole-reservation advice of the policy: `NOHUGEPAGE` for
-    /// nohuge and hybrid, `HUGEPAGE` for huge.
+    /// nohuge, hybrid and adaptive, `HUGEPAGE` for huge. Under adaptive it also maps the
+    /// nursery, as large as the reservation up to [`nursery::MAX_NURSERY_BYTES`].
     pub(crate) fn install(&self, base: usize, slice_shift: u32, arena_count: usize) {
         debug_assert!(base.is_multiple_of(HUGE_PAGE) && (1..=MAX_ARENAS).contains(&arena_count));
         let len = (arena_count * CLASS_COUNT) << slice_shift;
         let advice = match self.policy().thp {
             ThpPolicy::Huge => Advice::Huge,
-            ThpPolicy::NoHuge | ThpPolicy::Hybrid { .. } => Advice::NoHuge,
+            ThpPolicy::NoHuge | ThpPolicy::Hybrid { .. } | ThpPolicy::Adaptive => Advice::NoHuge,
         };
         self.advise(base, len, advice);
+        if self.policy().thp == ThpPolicy::Adaptive {
+            self.nursery
+                .map(len.min(nursery::MAX_NURSERY_BYTES), |start, len, advice| {
+                    self.advise(start, len, advice)
+                });
+        }
         self.base.store(base, Relaxed);
         self.slice_shift.store(slice_shift, Relaxed);
         self.arena_count.store(arena_count as u32, Relaxed);
@@ -272,6 +283,11 @@ impl Core {
     pub(crate) fn reservation(&self) -> (usize, usize) {
         let len = self.len.load(Acquire);
         (self.base.load(Relaxed), len)
+    }
+
+    /// `(start, len)` of the nursery's spans, if one is mapped.
+    pub(crate) fn nursery(&self) -> Option<(usize, usize)> {
+        self.nursery.spans()
     }
 
     pub(crate) fn slice_bytes(&self) -> usize {
@@ -296,7 +312,8 @@ impl Core {
         offset / size_of::<Arena>()
     }
 
-    /// The arena and class of a block, from its address alone: `(p - base) >> shift`.
+    /// The arena and class of a block: in a slice, from its address alone,
+    /// `(p - base) >> shift`; in the nursery, from its span's table entry.
     #[inline(always)]
     pub(crate) fn locate(&self, p: usize) -> Option<(usize, usize)> {
         let (base, len) = self.reservation();
@@ -308,7 +325,7 @@ impl Core {
                 (offset >> shift) & (CLASS_COUNT - 1),
             ))
         } else {
-            None
+            self.nursery.locate(p)
         }
     }
 
@@ -376,8 +393,9 @@ impl Core {
         true
     }
 
-    /// The slow path of arena `index`: first use of the slice (set bump and the first limit),
-    /// remote frees, the switch, exhaustion (system fallback).
+    /// The slow path of arena `index`: remote frees, the next nursery span (adaptive), first
+    /// use of the slice (set bump and the first limit), the switch, exhaustion (system
+    /// fallback).
     ///
     /// # Safety
     /// The calling thread owns arena `index`; `class` is `route(layout)`'s class.
@@ -400,7 +418,31 @@ impl Core {
             .switch_bytes()
             .filter(|&s| os::TWO_STEP_LIMITS && s < end - start);
         let size = class_size(class);
-        let limit = state.limit.load(Relaxed);
+        let mut limit = state.limit.load(Relaxed);
+        if limit != 0 {
+            // SAFETY: we own the arena.
+            if unsafe { self.drain(arena, class) } {
+                let head = state.free.load(Relaxed);
+                let zero_len = if zero { layout.size() } else { 0 };
+                // SAFETY: drain left a non-empty free list that we own.
+                unsafe { pop_into(state, head, zero_len) };
+                return head as *mut u8;
+            }
+        }
+        if policy.thp == ThpPolicy::Adaptive && !(start < limit && limit <= end) {
+            let old = self
+                .nursery
+                .holds_limit(limit)
+                .then(|| (state.bump.load(Relaxed), limit));
+            if let Some(span) = self.nursery.take(index, class, old) {
+                // A span holds at least 8 blocks of the largest class; it is fresh, so zero.
+                state.bump.store(span + size, Relaxed);
+                state.limit.store(span + SPAN_BYTES, Relaxed);
+                return span as *mut u8;
+            }
+            // The nursery is spent: the class carves its own slice from its start.
+            limit = 0;
+        }
         if limit == 0 {
             let first = match switch {
                 Some(switch) if policy.populate => self.populate_step(start, start + switch),
@@ -410,14 +452,6 @@ impl Core {
             state.limit.store(first, Relaxed);
             state.bump.store(start, Relaxed);
         } else {
-            // SAFETY: we own the arena.
-            if unsafe { self.drain(arena, class) } {
-                let head = state.free.load(Relaxed);
-                let zero_len = if zero { layout.size() } else { 0 };
-                // SAFETY: drain left a non-empty free list that we own.
-                unsafe { pop_into(state, head, zero_len) };
-                return head as *mut u8;
-            }
             match switch {
                 Some(switch) if policy.populate && limit < start + switch => {
                     let next = self.populate_step(limit, start + switch);
@@ -585,6 +619,8 @@ impl Core {
         out.reservation_bytes = self.reservation().1;
         out.arenas_claimed = self.ever_claimed.load(Relaxed).count_ones();
         out.advice_errors = self.advice_errors.load(Relaxed);
+        out.nursery_bytes = self.nursery.used_bytes() as u64;
+        out.nursery_capacity_bytes = self.nursery.capacity_bytes() as u64;
         self.shared_fallbacks.sum_into(&mut out.fallbacks);
         let arenas = if out.slice_bytes == 0 {
             0
@@ -595,11 +631,11 @@ impl Core {
             arena.fallbacks.sum_into(&mut out.fallbacks);
             for (class, state) in arena.classes.iter().enumerate() {
                 let bump = state.bump.load(Relaxed);
-                let carved = if bump == 0 {
-                    0
-                } else {
-                    bump - self.slice_start(index, class)
-                };
+                let limit = state.limit.load(Relaxed);
+                let start = self.slice_start(index, class);
+                let in_slice = bump != 0 && !self.nursery.holds_limit(limit);
+                let carved = if in_slice { bump - start } else { 0 }
+                    + self.nursery.carved(index, class, bump, limit) as usize;
                 let reuses = state.reuses.load(Relaxed);
                 let c = &mut out.classes[index][class];
                 c.carved_bytes = carved as u64;
@@ -622,5 +658,7 @@ impl Core {
             // SAFETY: the caller guarantees nothing uses the reservation any more.
             unsafe { os::release(base, len) };
         }
+        // SAFETY: as above, for the nursery.
+        unsafe { self.nursery.release() };
     }
 }

@@ -132,10 +132,15 @@ impl SliceHeap {
         self.core.slice_start(arena, class)
     }
 
-    /// `(arena, class)` of a block of this heap, from its address alone; `None` for a block of
-    /// the system allocator.
+    /// `(arena, class)` of a block of this heap: from its address alone in a slice, from its
+    /// span's table entry in the nursery; `None` for a block of the system allocator.
     pub fn locate(&self, p: *const u8) -> Option<(usize, usize)> {
         self.core.locate(p as usize)
+    }
+
+    /// `(start, len)` of the nursery's spans under `adaptive`; `None` without a nursery.
+    pub fn nursery(&self) -> Option<(usize, usize)> {
+        self.core.nursery()
     }
 
     /// Claims the lowest free arena (inheriting whatever its last owner left, remote frees

@@ -3,6 +3,7 @@
 mod global;
 mod heap;
 mod instance;
+mod nursery;
 mod os;
 mod policy;
 pub mod probe;
@@ -11,6 +12,9 @@ mod stats;
 pub use global::raw;
 pub use global::{SliceAlloc, current_arena, policy, reservation, stats, stats_into};
 pub use instance::{ArenaHandle, HeapConfig, HeapError, MIN_HEAP_SLICE_BYTES, SliceHeap};
+pub use nursery::{
+    SMALL_PREFIX_BYTES as NURSERY_SMALL_PREFIX_BYTES, SPAN_BYTES as NURSERY_SPAN_BYTES,
+};
 pub use os::minor_faults;
 pub use policy::{MAX_SWITCH_MIB, POLICY_ENV, ParsePolicyError, Policy, ThpPolicy};
 pub use stats::{ClassStats, Fallbacks, Stats};

@@ -18,6 +18,12 @@ pub enum ThpPolicy {
         /// The switch point, in MiB from the slice start (at least 1).
         switch_at_mib: u32,
     },
+    /// Every class carves small spans from one huge-page nursery shared by all arenas, so
+    /// the process keeps about one partly touched 2 MiB page instead of one per class; the
+    /// nursery's first 2 MiB stay on small pages. A class whose span runs out takes the next
+    /// span at the nursery's frontier; when the nursery is spent it carves its own slice
+    /// as under `NoHuge`. See `nursery.rs`.
+    Adaptive,
 }
 
 /// The policy read from `CHECKBENCH_SLICE` at start: a THP policy plus the two ablations the
@@ -46,13 +52,14 @@ impl Policy {
         collapse: false,
     };
 
-    /// Parses the `CHECKBENCH_SLICE` spelling (`nohuge`, `huge`, `hybrid`, `hybrid@N`, the
+    /// Parses the `CHECKBENCH_SLICE` spelling (`nohuge`, `huge`, `adaptive`, `hybrid`, `hybrid@N`, the
     /// latter two optionally followed by `+populate` and/or `+collapse`) without allocating.
     pub fn parse_bytes(text: &[u8]) -> Option<Policy> {
         let mut parts = text.split(|&b| b == b'+');
         let thp = match parts.next()? {
             b"nohuge" => ThpPolicy::NoHuge,
             b"huge" => ThpPolicy::Huge,
+            b"adaptive" => ThpPolicy::Adaptive,
             b"hybrid" => Policy::DEFAULT.thp,
             head => ThpPolicy::Hybrid {
                 switch_at_mib: parse_mib(head.strip_prefix(b"hybrid@")?)?,
@@ -81,7 +88,7 @@ impl Policy {
     pub fn switch_bytes(&self) -> Option<usize> {
         match self.thp {
             ThpPolicy::Hybrid { switch_at_mib } => Some((switch_at_mib as usize) << 20),
-            ThpPolicy::NoHuge | ThpPolicy::Huge => None,
+            ThpPolicy::NoHuge | ThpPolicy::Huge | ThpPolicy::Adaptive => None,
         }
     }
 
@@ -91,6 +98,7 @@ impl Policy {
             ThpPolicy::NoHuge => (0, 0),
             ThpPolicy::Huge => (1, 0),
             ThpPolicy::Hybrid { switch_at_mib } => (2, switch_at_mib),
+            ThpPolicy::Adaptive => (3, 0),
         };
         kind | (self.populate as u64) << 2 | (self.collapse as u64) << 3 | (mib as u64) << 32
     }
@@ -100,9 +108,10 @@ impl Policy {
         let thp = match bits & 3 {
             0 => ThpPolicy::NoHuge,
             1 => ThpPolicy::Huge,
-            _ => ThpPolicy::Hybrid {
+            2 => ThpPolicy::Hybrid {
                 switch_at_mib: (bits >> 32) as u32,
             },
+            _ => ThpPolicy::Adaptive,
         };
         Policy {
             thp,
@@ -132,6 +141,7 @@ impl fmt::Display for Policy {
         match self.thp {
             ThpPolicy::NoHuge => write!(f, "nohuge")?,
             ThpPolicy::Huge => write!(f, "huge")?,
+            ThpPolicy::Adaptive => write!(f, "adaptive")?,
             ThpPolicy::Hybrid { switch_at_mib } => write!(f, "hybrid@{switch_at_mib}")?,
         }
         if self.populate {
@@ -155,7 +165,7 @@ impl fmt::Display for ParsePolicyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "`{}` is not a slice policy: expected nohuge, huge, hybrid or hybrid@N (N in MiB, 1..={}), \
+            "`{}` is not a slice policy: expected nohuge, huge, adaptive, hybrid or hybrid@N (N in MiB, 1..={}), \
              the hybrid ones optionally followed by +populate and/or +collapse",
             self.input, MAX_SWITCH_MIB
         )
@@ -197,7 +207,7 @@ pub(crate) fn from_env() -> Policy {
 /// Writes the unknown-policy warning to stderr from a stack buffer (no allocation).
 fn report_unknown(text: &[u8]) {
     const HEAD: &[u8] = b"slice-alloc: CHECKBENCH_SLICE=";
-    const TAIL: &[u8] = b" is not a policy (nohuge, huge, hybrid, hybrid@N, +populate, +collapse); using hybrid@8\n";
+    const TAIL: &[u8] = b" is not a policy (nohuge, huge, adaptive, hybrid, hybrid@N, +populate, +collapse); using hybrid@8\n";
     let shown = &text[..text.len().min(128)];
     let mut buf = [0u8; HEAD.len() + 128 + TAIL.len()];
     let mut len = 0;

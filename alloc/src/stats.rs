@@ -11,7 +11,8 @@ use crate::{CLASS_COUNT, MAX_ARENAS};
 pub struct ClassStats {
     /// Blocks handed out by this class: carved plus reused.
     pub allocs: u64,
-    /// Bytes the bump pointer has advanced from the slice start.
+    /// Bytes carved: how far the bump pointer has advanced from the slice start, plus, under
+    /// `adaptive`, the carved part of every nursery span the class took.
     pub carved_bytes: u64,
     /// Blocks handed out again from the free list.
     pub reuses: u64,
@@ -69,6 +70,10 @@ pub struct Stats {
     pub reservation_bytes: usize,
     /// `madvise` calls the kernel refused.
     pub advice_errors: u64,
+    /// Bytes of nursery spans handed out (the `adaptive` policy; 0 under the others).
+    pub nursery_bytes: u64,
+    /// Bytes of spans the nursery holds (0: no nursery).
+    pub nursery_capacity_bytes: u64,
 }
 
 impl Stats {
@@ -97,6 +102,8 @@ impl Stats {
             },
             reservation_bytes: 0,
             advice_errors: 0,
+            nursery_bytes: 0,
+            nursery_capacity_bytes: 0,
         }
     }
 

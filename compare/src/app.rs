@@ -50,6 +50,23 @@ enum Command {
     /// Predicts every slice policy's minor faults and peak RSS from the slice-nohuge carve
     /// record of a results file, beside what was measured, and the gap to the publication.
     Model(ModelArgs),
+    /// The policy frontier of a results file: the adaptive target, every contender's faults
+    /// and peak RSS with paired wall and sys ratios, and one figure per corpus of peak RSS
+    /// against minor faults.
+    Policies(PoliciesArgs),
+}
+
+#[derive(Args, Debug)]
+struct PoliciesArgs {
+    /// A JSON results file written by compare.
+    #[arg(long, value_name = "FILE")]
+    from: PathBuf,
+    /// Print Markdown tables instead of text.
+    #[arg(long)]
+    markdown: bool,
+    /// Write one figure per corpus here, as policies-<corpus>.svg (the folder must exist).
+    #[arg(long, value_name = "DIR")]
+    svg_dir: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -264,6 +281,20 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
                 );
             };
             print!("{report}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Policies(args)) => {
+            let results = Results::load(&args.from)?;
+            print!("{}", crate::policies::report(&results, args.markdown));
+            if let Some(dir) = args.svg_dir {
+                for corpus in &results.settings.corpora {
+                    let svg = crate::policies::figure(&results, corpus)
+                        .map_err(|why| anyhow::anyhow!("cannot draw {corpus}: {why}"))?;
+                    let path = dir.join(format!("policies-{corpus}.svg"));
+                    crate::export::write_atomically(&path, svg.as_bytes())?;
+                    eprintln!("written: {}", path.display());
+                }
+            }
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Reproduce(args)) => {

@@ -42,9 +42,9 @@ pub const DEFAULT_CONTENDERS: &str =
     "slice-nohuge,slice-hybrid,slice-huge,mimalloc,jemalloc,system";
 
 /// Every spelling `Contender::from_str` accepts, for error messages.
-pub const CONTENDER_NAMES: &str = "slice-nohuge, slice-hybrid, slice-huge, slice-hybrid@N (N in MiB), \
-slice-hybrid+populate, slice-hybrid+collapse, mimalloc, jemalloc, system; NAME#2 is the \
-A/A control of NAME";
+pub const CONTENDER_NAMES: &str = "slice-nohuge, slice-hybrid, slice-huge, slice-adaptive, \
+slice-hybrid@N (N in MiB), slice-hybrid+populate, slice-hybrid+collapse, mimalloc, jemalloc, \
+system; NAME#2 is the A/A control of NAME";
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error("unknown contender `{name}`; known contenders: {CONTENDER_NAMES}")]
@@ -138,6 +138,7 @@ impl fmt::Display for Contender {
                 match policy.thp {
                     ThpPolicy::NoHuge => write!(f, "nohuge")?,
                     ThpPolicy::Huge => write!(f, "huge")?,
+                    ThpPolicy::Adaptive => write!(f, "adaptive")?,
                     ThpPolicy::Hybrid {
                         switch_at_mib: DEFAULT_SWITCH_MIB,
                     } => write!(f, "hybrid")?,
@@ -218,6 +219,7 @@ mod tests {
             "slice-nohuge",
             "slice-hybrid",
             "slice-huge",
+            "slice-adaptive",
             "slice-hybrid@2",
             "slice-hybrid@16",
             "slice-hybrid+populate",
@@ -258,6 +260,8 @@ mod tests {
             "slice-hybrid@0",
             "slice-hybrid+populate+populate",
             "slice-nohuge+fast",
+            "slice-adaptive+populate",
+            "slice-adaptive@8",
             "tcmalloc",
             "slice-nohuge#2#2",
             "slice-nohuge#3",

@@ -8,6 +8,7 @@ pub mod environment;
 pub mod export;
 pub mod model;
 pub mod output;
+pub mod policies;
 pub mod reproduce;
 pub mod results;
 pub mod stats;

@@ -10,6 +10,14 @@
 //! | `hybrid@N`, `c ≤ N` or slice ≤ N | as `nohuge` | as `nohuge` |
 //! | `hybrid@N`, `c > N` | `N / 4 KiB + ⌈(c − N) / 2 MiB⌉` | `N + ⌈(c − N) / 2 MiB⌉ × 2 MiB` |
 //! | `huge` | `⌈c / 2 MiB⌉` | `⌈c / 2 MiB⌉ × 2 MiB` |
+//! | `adaptive` | none (the slice is untouched while the nursery lasts) | none |
+//!
+//! Under `adaptive` every class carves 4 KiB spans from one nursery shared by all arenas, so
+//! the run, not the slice, is the unit: a class that carved `c` bytes of blocks of `s` bytes
+//! took `⌈c / (⌊4 KiB / s⌋ · s)⌉` spans, the nursery's frontier stands at `F`, the sum of
+//! them times 4 KiB, and the nursery costs `min(F, 2 MiB) / 4 KiB` small-page faults (its
+//! small-page prefix) plus `⌈(F − 2 MiB) / 2 MiB⌉` huge ones, with as many bytes resident,
+//! plus one span-table page (2 bytes per span) per 2048 spans.
 //!
 //! Everything else the process faults and holds (binary, stacks, the system allocator's
 //! heap, the slices' own bookkeeping) does not depend on the policy: it is the measured
@@ -56,7 +64,8 @@ fn pages(bytes: u64, page: u64) -> u64 {
     bytes.div_ceil(page)
 }
 
-/// One slice of `slice_bytes` that carved `carved` bytes, under `thp`.
+/// One slice of `slice_bytes` that carved `carved` bytes, under `thp`. Under `adaptive` the
+/// slice itself is not touched: its class carves in the nursery ([`nursery_footprint`]).
 pub fn slice_footprint(carved: u64, slice_bytes: u64, thp: ThpPolicy) -> Footprint {
     let small = |bytes: u64| Footprint {
         faults: pages(bytes, SMALL_PAGE),
@@ -69,6 +78,7 @@ pub fn slice_footprint(carved: u64, slice_bytes: u64, thp: ThpPolicy) -> Footpri
     match thp {
         ThpPolicy::NoHuge => small(carved),
         ThpPolicy::Huge => huge(carved),
+        ThpPolicy::Adaptive => Footprint::default(),
         ThpPolicy::Hybrid { switch_at_mib } => {
             let switch = u64::from(switch_at_mib) << 20;
             if slice_bytes <= switch || carved <= switch {
@@ -82,12 +92,43 @@ pub fn slice_footprint(carved: u64, slice_bytes: u64, thp: ThpPolicy) -> Footpri
     }
 }
 
-/// Every slice of one run's carve record under `thp`.
+/// Bytes of nursery spans a class of `class` that carved `carved` bytes takes under
+/// `adaptive`: whole spans, each holding as many whole blocks as fit.
+pub fn nursery_spans_bytes(class: u64, carved: u64) -> u64 {
+    let span = slice_alloc::NURSERY_SPAN_BYTES as u64;
+    let block = (class + 1) * 16;
+    let usable = span / block * block;
+    carved.div_ceil(usable) * span
+}
+
+/// The nursery of one run's carve record under `adaptive`: its small-page prefix, then huge
+/// pages up to its frontier, plus its span table.
+pub fn nursery_footprint(slices: &[[u64; 3]]) -> Footprint {
+    let span = slice_alloc::NURSERY_SPAN_BYTES as u64;
+    let prefix = slice_alloc::NURSERY_SMALL_PREFIX_BYTES as u64;
+    let frontier: u64 = slices
+        .iter()
+        .map(|&[_, class, carved]| nursery_spans_bytes(class, carved))
+        .sum();
+    let small = pages(frontier.min(prefix), SMALL_PAGE);
+    let huge = pages(frontier.saturating_sub(prefix), HUGE_PAGE);
+    let table = pages(frontier / span * 2, SMALL_PAGE);
+    Footprint {
+        faults: small + huge + table,
+        resident_bytes: (small + table) * SMALL_PAGE + huge * HUGE_PAGE,
+    }
+}
+
+/// Every slice of one run's carve record under `thp`, and the nursery under `adaptive`.
 pub fn run_footprint(slices: &[[u64; 3]], slice_bytes: u64, thp: ThpPolicy) -> Footprint {
-    slices
+    let own = slices
         .iter()
         .map(|&[_, _, carved]| slice_footprint(carved, slice_bytes, thp))
-        .fold(Footprint::default(), |a, b| a + b)
+        .fold(Footprint::default(), |a, b| a + b);
+    match thp {
+        ThpPolicy::Adaptive => own + nursery_footprint(slices),
+        _ => own,
+    }
 }
 
 /// The policies the model predicts: the THP policies without the ablations, which touch
@@ -496,6 +537,26 @@ mod tests {
                 resident_bytes: 2 * MIB
             }
         );
+    }
+
+    #[test]
+    fn an_adaptive_run_pays_its_small_prefix_then_one_fault_per_huge_page_of_spans() {
+        // 64-byte blocks fill a 4 KiB span exactly: 10 MiB of them is 2560 spans.
+        let slices = [[0, 3, 6 * MIB], [1, 3, 4 * MIB]];
+        let f = run_footprint(&slices, 64 * MIB, ThpPolicy::Adaptive);
+        assert_eq!(
+            f.faults,
+            512 + 4 + 2,
+            "2 MiB of small pages, 8 MiB of huge, two table pages"
+        );
+        assert_eq!(f.resident_bytes, 10 * MIB + 2 * SMALL_PAGE);
+    }
+
+    #[test]
+    fn a_span_holds_only_whole_blocks() {
+        // 48-byte blocks: 85 to a span, 16 bytes left over.
+        assert_eq!(nursery_spans_bytes(2, 85 * 48), 4096);
+        assert_eq!(nursery_spans_bytes(2, 86 * 48), 2 * 4096);
     }
 
     #[test]

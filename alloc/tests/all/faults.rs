@@ -3,7 +3,7 @@
 use slice_alloc::probe::touch_class;
 use slice_alloc::{Policy, ThpPolicy};
 
-use crate::{MIB, hybrid, plain};
+use crate::{MIB, adaptive, hybrid, plain};
 
 fn thp_enabled() -> Option<String> {
     let mode = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").ok()?;
@@ -30,4 +30,16 @@ fn touching_64_mib_faults_per_page_under_nohuge_and_per_huge_page_under_huge() {
     assert!((15_000..=18_000).contains(&nohuge), "nohuge {nohuge}");
     assert!((1_900..=3_000).contains(&hybrid8), "hybrid@8 {hybrid8}");
     assert!(huge < 200, "huge {huge}");
+}
+
+#[test]
+fn touching_64_mib_under_adaptive_faults_per_page_for_2_mib_then_per_huge_page() {
+    if thp_enabled().is_none() {
+        eprintln!("skipped: transparent huge pages are disabled on this machine");
+        return;
+    }
+    let faults = faults(adaptive());
+    eprintln!("minor faults for 64 MiB under adaptive: {faults}");
+    // 512 small pages of the prefix, 31 huge pages, a few span-table pages
+    assert!((500..=1_000).contains(&faults), "adaptive {faults}");
 }

@@ -1,5 +1,6 @@
 //! The slice allocator's integration tests, one module per feature.
 
+mod adaptive;
 mod carving;
 mod churn;
 mod fallbacks;
@@ -29,6 +30,11 @@ pub fn hybrid(mib: u32) -> Policy {
         populate: false,
         collapse: false,
     }
+}
+
+/// The adaptive policy: classes carve spans from one shared huge-page nursery.
+pub fn adaptive() -> Policy {
+    plain(ThpPolicy::Adaptive)
 }
 
 /// A policy without ablations.

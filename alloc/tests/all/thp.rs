@@ -25,14 +25,14 @@ fn smaps_field(addr: usize, field: &str) -> String {
 }
 
 /// The VmFlags of the mapping holding `addr`.
-fn vm_flags(addr: usize) -> Vec<String> {
+pub(crate) fn vm_flags(addr: usize) -> Vec<String> {
     smaps_field(addr, "VmFlags")
         .split_whitespace()
         .map(str::to_owned)
         .collect()
 }
 
-fn has(flags: &[String], flag: &str) -> bool {
+pub(crate) fn has(flags: &[String], flag: &str) -> bool {
     flags.iter().any(|f| f == flag)
 }
 

@@ -89,7 +89,7 @@ fn padded(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
 }
 
 /// A range for a logarithmic axis: positive, with a margin of a tenth of a decade.
-fn padded_log(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+pub(crate) fn padded_log(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     let (lo, hi) = bounds(values.filter(|v| *v > 0.0));
     let (lo, hi) = (lo.max(1e-3), hi.max(lo.max(1e-3) * 1.01));
     lo / 1.25..hi * 1.25

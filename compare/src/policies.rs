@@ -1,0 +1,409 @@
+//! The policy frontier (issue 18): per corpus, peak RSS against minor faults for every slice
+//! policy and the other allocators, the adaptive policy's target check, and wall and sys time
+//! as paired ratios to `slice-nohuge`. `compare policies --from FILE` prints it;
+//! `--svg-dir DIR` draws one figure per corpus (`policies-<corpus>.svg`).
+//!
+//! Paired ratios: the bake-off runs every contender once per round in a rotating order, so a
+//! round's runs share the machine's state of the moment. A contender's wall (or sys) ratio
+//! is the median over rounds of its run's ratio to the baseline's run of the same round, with
+//! a percentile bootstrap 95% interval that resamples rounds. On a shared machine this is
+//! much narrower than a ratio of two independent medians.
+use std::fmt::Write as _;
+
+use plotters::prelude::*;
+
+use crate::contender::Contender;
+use crate::output::table::{Table, count};
+use crate::results::{Results, Run};
+
+/// The adaptive policy's target: at most this share of `slice-hybrid`'s minor faults...
+pub const FAULT_TARGET: f64 = 0.6;
+/// ...with a peak RSS no larger than this contender's.
+pub const RSS_REFERENCE: Contender = Contender::hybrid_at(4);
+const ADAPTIVE: &str = "slice-adaptive";
+const RESAMPLES: usize = 2000;
+const SEED: u64 = 0x5eed_0018;
+
+/// One contender in one cell: medians of its successful runs.
+#[derive(Clone, Debug)]
+pub struct Point {
+    pub contender: Contender,
+    pub checkers: usize,
+    pub minor_faults: f64,
+    pub rss_mib: f64,
+    pub ok_runs: usize,
+}
+
+fn median(mut values: Vec<f64>) -> Option<f64> {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(values[n / 2]),
+        _ => Some((values[n / 2 - 1] + values[n / 2]) / 2.0),
+    }
+}
+
+fn ok_runs<'a>(results: &'a Results, corpus: &str, checkers: usize, c: Contender) -> Vec<&'a Run> {
+    results
+        .get(corpus, c, checkers)
+        .map(|set| set.runs.iter().filter(|r| r.status.is_ok()).collect())
+        .unwrap_or_default()
+}
+
+/// Every contender's point in every cell of `corpus`, in the settings' contender order.
+pub fn points(results: &Results, corpus: &str) -> Vec<Point> {
+    let mut out = Vec::new();
+    for &checkers in &results.settings.checkers {
+        for &contender in &results.settings.contenders {
+            let runs = ok_runs(results, corpus, checkers, contender);
+            let (Some(minor_faults), Some(rss_kib)) = (
+                median(runs.iter().map(|r| r.figures.minor_faults as f64).collect()),
+                median(runs.iter().map(|r| r.figures.rss_kib() as f64).collect()),
+            ) else {
+                continue;
+            };
+            out.push(Point {
+                contender,
+                checkers,
+                minor_faults,
+                rss_mib: rss_kib / 1024.0,
+                ok_runs: runs.len(),
+            });
+        }
+    }
+    out
+}
+
+/// A paired ratio: median over rounds of contender / baseline, with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Paired {
+    pub ratio: f64,
+    pub low: f64,
+    pub high: f64,
+    pub rounds: usize,
+}
+
+/// The paired ratio of `get` between `contender` and `baseline` over the rounds both ran
+/// successfully; `None` with fewer than 3 such rounds.
+pub fn paired(contender: &[&Run], baseline: &[&Run], get: fn(&Run) -> f64) -> Option<Paired> {
+    let logs: Vec<f64> = contender
+        .iter()
+        .filter_map(|c| {
+            let b = baseline.iter().find(|b| b.round == c.round)?;
+            let (x, y) = (get(c), get(b));
+            (x > 0.0 && y > 0.0).then(|| (x / y).ln())
+        })
+        .collect();
+    if logs.len() < 3 {
+        return None;
+    }
+    let mut rng = fastrand::Rng::with_seed(SEED);
+    let mut medians: Vec<f64> = (0..RESAMPLES)
+        .filter_map(|_| {
+            median(
+                (0..logs.len())
+                    .map(|_| logs[rng.usize(..logs.len())])
+                    .collect(),
+            )
+        })
+        .collect();
+    medians.sort_by(f64::total_cmp);
+    let at = |p: f64| medians[((p * medians.len() as f64) as usize).min(medians.len() - 1)];
+    Some(Paired {
+        ratio: median(logs.clone())?.exp(),
+        low: at(0.025).exp(),
+        high: at(0.975).exp(),
+        rounds: logs.len(),
+    })
+}
+
+fn paired_cell(p: Option<Paired>) -> String {
+    p.map_or("-".into(), |p| {
+        format!("{:.2} [{:.2}, {:.2}]", p.ratio, p.low, p.high)
+    })
+}
+
+/// Per cell: every contender's faults, peak RSS and paired wall and sys ratios to the
+/// baseline.
+pub fn table(results: &Results, corpus: &str, checkers: usize) -> Table {
+    let baseline = results.settings.baseline;
+    let base_runs = ok_runs(results, corpus, checkers, baseline);
+    let cell: Vec<Point> = points(results, corpus)
+        .into_iter()
+        .filter(|p| p.checkers == checkers)
+        .collect();
+    let hybrid = cell.iter().find(|p| p.contender == Contender::SLICE_HYBRID);
+    let reference = cell.iter().find(|p| p.contender == RSS_REFERENCE);
+    Table {
+        header: [
+            "contender",
+            "minor faults",
+            "/ hybrid",
+            "peak RSS MiB",
+            "- hybrid@4 MiB",
+            "wall / nohuge, paired [95%]",
+            "sys / nohuge, paired [95%]",
+            "runs",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: cell
+            .iter()
+            .map(|p| {
+                let runs = ok_runs(results, corpus, checkers, p.contender);
+                vec![
+                    p.contender.to_string(),
+                    count(p.minor_faults),
+                    hybrid.map_or("-".into(), |h| {
+                        format!("{:.2}", p.minor_faults / h.minor_faults)
+                    }),
+                    format!("{:.1}", p.rss_mib),
+                    reference.map_or("-".into(), |r| format!("{:+.1}", p.rss_mib - r.rss_mib)),
+                    paired_cell(paired(&runs, &base_runs, |r| r.figures.wall_s)),
+                    paired_cell(paired(&runs, &base_runs, |r| r.figures.sys_s)),
+                    p.ok_runs.to_string(),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// The adaptive target per cell: faults against `slice-hybrid`'s, peak RSS against
+/// `slice-hybrid@4`'s.
+pub fn target_table(results: &Results) -> Table {
+    let mut rows = Vec::new();
+    for corpus in &results.settings.corpora {
+        let points = points(results, corpus);
+        for &checkers in &results.settings.checkers {
+            let find = |c: Contender| {
+                points
+                    .iter()
+                    .find(|p| p.checkers == checkers && p.contender == c)
+            };
+            let (Some(a), Some(h), Some(r)) = (
+                find(ADAPTIVE.parse().expect("a contender name")),
+                find(Contender::SLICE_HYBRID),
+                find(RSS_REFERENCE),
+            ) else {
+                continue;
+            };
+            let share = a.minor_faults / h.minor_faults;
+            let met = share <= FAULT_TARGET && a.rss_mib <= r.rss_mib;
+            rows.push(vec![
+                corpus.clone(),
+                checkers.to_string(),
+                format!("{} / {}", count(a.minor_faults), count(h.minor_faults)),
+                format!("{share:.2}"),
+                format!("{:.1} / {:.1}", a.rss_mib, r.rss_mib),
+                format!("{:+.1}", a.rss_mib - r.rss_mib),
+                if met { "yes" } else { "no" }.into(),
+            ]);
+        }
+    }
+    Table {
+        header: [
+            "corpus",
+            "checkers",
+            "faults adaptive / hybrid",
+            "share (<= 0.60)",
+            "RSS MiB adaptive / hybrid@4",
+            "difference",
+            "met",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+    }
+}
+
+/// The whole report: the target, then one table per cell.
+pub fn report(results: &Results, markdown: bool) -> String {
+    let render = |t: &Table| {
+        if markdown {
+            t.to_markdown()
+        } else {
+            t.to_text()
+        }
+    };
+    let mut out = format!(
+        "adaptive target: at most {FAULT_TARGET:.1}x slice-hybrid's minor faults with a peak RSS \
+         no larger than {RSS_REFERENCE}'s (medians)\n\n{}",
+        render(&target_table(results))
+    );
+    for corpus in &results.settings.corpora {
+        for &checkers in &results.settings.checkers {
+            let _ = write!(
+                out,
+                "\n{corpus} · {checkers} checker{}\n\n{}",
+                if checkers == 1 { "" } else { "s" },
+                render(&table(results, corpus, checkers))
+            );
+        }
+    }
+    out
+}
+
+/// The short name a point carries in the figure.
+fn label(c: Contender) -> String {
+    let name = c.to_string();
+    name.strip_prefix("slice-")
+        .map_or(name.clone(), str::to_owned)
+}
+
+/// The ticks of a log axis over `range`: 1, 2 and 5 times each power of ten inside it, so
+/// that every figure has labels and none run into each other.
+fn one_two_five_points(range: &std::ops::Range<f64>) -> Vec<f64> {
+    let mut points = Vec::new();
+    let mut decade = 10f64.powf(range.start.log10().floor());
+    while decade <= range.end {
+        for m in [1.0, 2.0, 5.0] {
+            let v = m * decade;
+            if range.contains(&v) {
+                points.push(v);
+            }
+        }
+        decade *= 10.0;
+    }
+    points
+}
+
+const COLOURS: [RGBColor; 2] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40)];
+
+/// One figure: peak RSS against minor faults (both log scales), one point per contender and
+/// checker count, the hybrid sweep (nohuge, 16, 8, 4, 2, huge) joined by a line.
+pub fn figure(results: &Results, corpus: &str) -> Result<String, String> {
+    let err = |e: DrawingAreaErrorKind<_>| e.to_string();
+    let points = points(results, corpus);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 600)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let x = crate::export::svg::padded_log(points.iter().map(|p| p.minor_faults));
+        let y = crate::export::svg::padded_log(points.iter().map(|p| p.rss_mib));
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!("{corpus}: peak RSS against minor faults (medians)"),
+                ("sans-serif", 18),
+            )
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(64)
+            .build_cartesian_2d(
+                x.clone()
+                    .log_scale()
+                    .with_key_points(one_two_five_points(&x)),
+                y.clone()
+                    .log_scale()
+                    .with_key_points(one_two_five_points(&y)),
+            )
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .light_line_style(WHITE)
+            .x_desc("minor faults (log scale)")
+            .y_desc("peak RSS MiB, VmHWM (log scale)")
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .draw()
+            .map_err(err)?;
+        let sweep = [
+            "slice-nohuge",
+            "slice-hybrid@16",
+            "slice-hybrid",
+            "slice-hybrid@4",
+            "slice-hybrid@2",
+            "slice-huge",
+        ]
+        .map(|name| name.parse::<Contender>().expect("a contender name"));
+        for (k, &checkers) in results.settings.checkers.iter().enumerate() {
+            let style = COLOURS[k % COLOURS.len()];
+            let cell: Vec<&Point> = points.iter().filter(|p| p.checkers == checkers).collect();
+            let line: Vec<(f64, f64)> = sweep
+                .iter()
+                .filter_map(|c| cell.iter().find(|p| p.contender == *c))
+                .map(|p| (p.minor_faults, p.rss_mib))
+                .collect();
+            chart
+                .draw_series([PathElement::new(line, style.mix(0.4))])
+                .map_err(err)?
+                .label(format!(
+                    "{checkers} checker{} (line: the hybrid sweep)",
+                    if checkers == 1 { "" } else { "s" }
+                ))
+                .legend(move |(x, y)| Circle::new((x + 10, y), 4, style.filled()));
+            for (index, p) in cell.iter().enumerate() {
+                let adaptive = p.contender.to_string() == ADAPTIVE;
+                let size = if adaptive { 7 } else { 4 };
+                // Points of the sweep crowd together near nohuge: stagger their labels.
+                let dy = 12 * (index as i32 % 4) - 18;
+                let font = ("sans-serif", if adaptive { 13 } else { 11 })
+                    .into_font()
+                    .color(&style);
+                chart
+                    .draw_series([EmptyElement::at((p.minor_faults, p.rss_mib))
+                        + Circle::new((0, 0), size, style.filled())
+                        + Text::new(label(p.contender), (8, dy), font)])
+                    .map_err(err)?;
+            }
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::{Figures, RunStatus};
+
+    fn run(round: usize, wall_s: f64) -> Run {
+        Run {
+            round,
+            status: RunStatus::Ok,
+            digest: String::new(),
+            figures: Figures {
+                wall_s,
+                ..Figures::default()
+            },
+            allocator: None,
+            workload: None,
+        }
+    }
+
+    #[test]
+    fn a_paired_ratio_cancels_what_a_round_shares() {
+        // Every round is slower than the last (a machine getting busier); the contender is
+        // always 10% faster than the baseline of its own round.
+        let base: Vec<Run> = (0..9).map(|r| run(r, 1.0 + r as f64)).collect();
+        let fast: Vec<Run> = (0..9).map(|r| run(r, 0.9 * (1.0 + r as f64))).collect();
+        let p = paired(
+            &fast.iter().collect::<Vec<_>>(),
+            &base.iter().collect::<Vec<_>>(),
+            |r| r.figures.wall_s,
+        )
+        .unwrap();
+        assert!((p.ratio - 0.9).abs() < 1e-9);
+        assert!((p.low - 0.9).abs() < 1e-9 && (p.high - 0.9).abs() < 1e-9);
+        assert_eq!(p.rounds, 9);
+    }
+
+    #[test]
+    fn rounds_without_a_baseline_run_are_left_out() {
+        let base: Vec<Run> = (0..4).map(|r| run(r, 1.0)).collect();
+        let other: Vec<Run> = (2..8).map(|r| run(r, 2.0)).collect();
+        let p = paired(
+            &other.iter().collect::<Vec<_>>(),
+            &base.iter().collect::<Vec<_>>(),
+            |r| r.figures.wall_s,
+        );
+        assert_eq!(p, None, "two shared rounds are too few");
+    }
+}
