@@ -342,7 +342,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             let rest_slot = longest.rest && i + 1 == n;
             let lt = self.param_at(longest, i).unwrap_or(ids::UNKNOWN);
             let st = self.param_at(shorter, i).unwrap_or(ids::UNKNOWN);
-            let mut ty = self.types.intersection(&[lt, st]);
+            let mut ty = self.intersection(&[lt, st]);
             if rest_slot {
                 ty = self.array_of(ty);
             }

@@ -602,7 +602,7 @@ impl<'a> Checker<'a, '_> {
                     .iter()
                     .filter_map(|&m| self.property_in(m, name, depth + 1))
                     .collect();
-                (!found.is_empty()).then(|| self.types.intersection(&found))
+                (!found.is_empty()).then(|| self.intersection(&found))
             }
             // Declared members and index signatures only: `Object`'s members are not
             // properties of the type (`constructor` of an empty interface).

@@ -87,7 +87,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
             TypeKind::Intersection(ms) => {
                 let ts: Vec<TypeId> = ms.iter().map(|&x| self.instantiate(x, m)).collect();
-                self.types.intersection(&ts)
+                self.intersection(&ts)
             }
             TypeKind::Reference(s, args) => {
                 let args: Box<[TypeId]> = args.iter().map(|&x| self.instantiate(x, m)).collect();

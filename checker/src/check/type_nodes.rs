@@ -430,7 +430,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                         .iter()
                         .map(|t| self.type_from_node(file, t))
                         .collect();
-                    self.types.intersection(&ts)
+                    self.intersection(&ts)
                 }
             },
             TsType::TsConditionalType(c) => {
