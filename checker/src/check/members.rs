@@ -49,21 +49,18 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         if !self.resolving_members.insert(t) || self.resolving_members.len() > 64 {
             // A cycle or the depth limit: empty for now, and not cached by whoever asked.
-            self.inst_taint = true;
+            self.taint();
             return Rc::new(ObjectType::default());
         }
-        let outer = self.begin_cached();
-        let outer_taint = std::mem::replace(&mut self.inst_taint, false);
-        let partial = self.this.partial;
-        let m = self.resolve_members(t);
-        let clean = self.end_cached(outer);
+        let mut scope = self.cache_scope();
+        let m = scope.resolve_members(t);
+        let met = scope.met();
+        drop(scope);
         self.resolving_members.remove(&t);
-        let tainted = self.inst_taint;
         // Nor when a `this`-member cycle guard answered part of it.
-        if clean && !tainted && self.this.partial == partial {
+        if met.cacheable() && !met.partial {
             self.members_cache.insert(t, m.clone());
         }
-        self.inst_taint = outer_taint || tainted;
         m
     }
 
@@ -175,7 +172,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 // An alias still being resolved has no members yet: answer empty, but
                 // do not cache it (it will have them once resolved).
                 if self.alias_stack.iter().any(|e| e.0 == s) {
-                    self.inst_taint = true;
+                    self.taint();
                     return Rc::new(ObjectType::default());
                 }
                 let r = self.type_reference(s, args.to_vec());

@@ -153,22 +153,18 @@ impl<'a, 'b> Checker<'a, 'b> {
         if t != UNRESOLVED {
             return t;
         }
-        let outer = self.begin_cached();
-        let outer_taint = std::mem::replace(&mut self.inst_taint, false);
+        let mut scope = self.cache_scope();
         let t = match (&p.origin, p.declaration) {
             (Some((origin, mapper)), _) => {
-                let base = self.prop_ty(origin);
-                self.instantiate(base, mapper)
+                let base = scope.prop_ty(origin);
+                scope.instantiate(base, mapper)
             }
-            (None, Some(decl)) => self.type_of_symbol(decl),
+            (None, Some(decl)) => scope.type_of_symbol(decl),
             (None, None) => ids::ANY,
         };
-        let clean = self.end_cached(outer);
-        let tainted = self.inst_taint;
-        if clean && !tainted {
+        if scope.met().cacheable() {
             p.ty.set(t);
         }
-        self.inst_taint = outer_taint || tainted;
         t
     }
 

@@ -227,9 +227,10 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
                 self.constraints.insert(s, ids::UNKNOWN);
                 self.alias_stack.push((s, self.deferred));
-                let outer = self.begin_cached();
-                let t = self.type_from_node(file, c);
-                let clean = self.end_cached(outer);
+                let mut scope = self.cache_scope();
+                let t = scope.type_from_node(file, c);
+                let clean = !scope.met().leaned;
+                drop(scope);
                 self.alias_stack.pop();
                 if clean {
                     self.constraints.insert(s, t);
@@ -274,9 +275,10 @@ impl<'a, 'b> Checker<'a, 'b> {
             self.links(s).resolving_declared = true;
             self.alias_stack.push((s, self.deferred));
             let saved_depth = std::mem::replace(&mut self.type_depth, 0);
-            let outer = self.begin_cached();
-            let t = self.type_from_node(file, &a.type_ann);
-            let clean = self.end_cached(outer);
+            let mut scope = self.cache_scope();
+            let t = scope.type_from_node(file, &a.type_ann);
+            let clean = !scope.met().leaned;
+            drop(scope);
             self.type_depth = saved_depth;
             self.alias_stack.pop();
             self.links(s).resolving_declared = false;

@@ -310,13 +310,14 @@ impl<'a, 'b> Checker<'a, 'b> {
                 | TsType::TsMappedType(_)
         ) || matches!(t, TsType::TsTypeRef(r) if r.type_params.is_some());
         self.deferred += defers as u32;
-        let outer = self.begin_cached();
-        let ty = if self.type_depth > MAX_DEPTH {
+        let mut scope = self.cache_scope();
+        let ty = if scope.type_depth > MAX_DEPTH {
             ids::ERROR
         } else {
-            self.type_from_node_uncached(file, t)
+            scope.type_from_node_uncached(file, t)
         };
-        let clean = self.end_cached(outer);
+        let clean = !scope.met().leaned;
+        drop(scope);
         self.deferred -= defers as u32;
         self.type_depth -= 1;
         if clean && self.alias_stack.is_empty() && !matches!(t, TsType::TsThisType(_)) {
