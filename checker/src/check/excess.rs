@@ -644,6 +644,23 @@ impl<'a> Checker<'a, '_> {
             .map(|l| l.resolved_type)
     }
 
+    /// Checks that `source`, the type of expression `e`, is assignable to `target`
+    /// (TypeScript's `checkTypeAssignableToAndOptionallyElaborate`): when it is not, reports
+    /// the excess property that explains it, else `TS2322` at `pos`.
+    pub(super) fn check_assignable_to(
+        &mut self,
+        file: u32,
+        e: &'a Expr,
+        source: TypeId,
+        target: TypeId,
+        pos: u32,
+    ) {
+        if !self.is_assignable(source, target) && !self.report_excess(file, e, target) {
+            let msg = self.not_assignable(source, target);
+            self.report(file, pos, Code::NotAssignable, msg);
+        }
+    }
+
     /// Reports the excess properties that make expression `e` (whose relation to `target`
     /// failed) not assignable, as TypeScript's elaboration finds them: at the first excess
     /// property of a fresh literal, else in the literals nested in it. `true` when it
