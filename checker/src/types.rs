@@ -240,6 +240,29 @@ pub struct MappedType {
     pub constraint: TypeId,
 }
 
+/// What a type keyed by one symbol stands for ([`TypeTable::of_symbol`]). The
+/// discriminant is part of the type's stable key, so it never changes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[repr(u8)]
+pub enum SymbolType {
+    /// A type parameter ([`TypeKind::TypeParam`]).
+    TypeParam = 10,
+    /// A class's or interface's declared type ([`TypeKind::Declared`]).
+    Declared = 11,
+    /// A class's static side ([`TypeKind::ClassStatic`]).
+    ClassStatic = 12,
+    /// A namespace's value ([`TypeKind::Namespace`]).
+    Namespace = 13,
+    /// An enum's type ([`TypeKind::Enum`]).
+    Enum = 14,
+    /// An enum member's type ([`TypeKind::EnumLiteral`]).
+    EnumLiteral = 15,
+    /// A module's namespace object ([`TypeKind::Module`] of the symbol's file).
+    Module = 16,
+    /// The `this` type parameter of a class or interface.
+    This = 17,
+}
+
 /// What a type is.
 #[derive(Clone, Debug)]
 pub enum TypeKind {
@@ -359,7 +382,7 @@ pub struct TypeTable {
     /// The fresh twin of each regular literal type that has one (TypeScript's
     /// `LiteralType.freshType`); the fresh type links back through [`Type::regular`].
     fresh_lits: FxHashMap<TypeId, TypeId>,
-    singletons: FxHashMap<(u8, SymbolId), TypeId>,
+    singletons: FxHashMap<(SymbolType, SymbolId), TypeId>,
     tuples: FxHashMap<Box<[TypeId]>, TypeId>,
     /// Deferred conditional and mapped types: (tag, declaration, root parts, mapper key).
     deferred: FxHashMap<(u8, u64, [TypeId; 4], u64), TypeId>,

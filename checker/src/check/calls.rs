@@ -11,7 +11,7 @@ use swc_ecma_ast::*;
 use super::{Checker, expressions::is_context_sensitive, node_key};
 use crate::diag::Code;
 use crate::syntax::expr_lo;
-use crate::types::{Mapper, Param, Signature, TypeId, TypeKind, ids};
+use crate::types::{Mapper, Param, Signature, SymbolType, TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
     /// The type predicate of a return type annotation (`x is T` on the parameter named
@@ -468,7 +468,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 self.check_expr(file, &a.expr, None);
             }
             let is_function = self.globals.function.is_some_and(|f| {
-                let ft = self.types.of_symbol(11, f);
+                let ft = self.types.of_symbol(SymbolType::Declared, f);
                 callee == ft
             });
             if is_function

@@ -11,7 +11,7 @@ use crate::diag::Code;
 use crate::syntax;
 use crate::syntax::expr_lo;
 use crate::types::{
-    LITERAL_MEMBER, ObjectType, Param, PropSymbol, Signature, TypeId, TypeKind, ids,
+    LITERAL_MEMBER, ObjectType, Param, PropSymbol, Signature, SymbolType, TypeId, TypeKind, ids,
 };
 
 impl<'a, 'b> Checker<'a, 'b> {
@@ -159,7 +159,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                         .get(&i.span.lo.0)
                         .copied()
                 }) {
-                    Some(s) => self.types.of_symbol(12, s),
+                    Some(s) => self.types.of_symbol(SymbolType::ClassStatic, s),
                     None => ids::ANY,
                 }
             }

@@ -31,7 +31,7 @@ use swc_ecma_ast::*;
 use super::Checker;
 use crate::bind::{DeclRef as BDecl, MemberDecl, SymbolId, flags};
 use crate::syntax::{fn_param_ann, pat_ann, walk_ts_type};
-use crate::types::{Mapper, PropSymbol, Signature, TypeId, TypeKind, ids};
+use crate::types::{Mapper, PropSymbol, Signature, SymbolType, TypeId, TypeKind, ids};
 
 /// One anonymous object type with outer type parameters.
 struct Anon {
@@ -406,6 +406,6 @@ impl<'a> Checker<'a, '_> {
             return None;
         }
         let s = self.merged_type_params.get(&s).copied().unwrap_or(s);
-        Some(self.types.of_symbol(10, s))
+        Some(self.types.of_symbol(SymbolType::TypeParam, s))
     }
 }

@@ -28,10 +28,8 @@ use crate::bind::{DeclRef as BDecl, GLOBAL_FILE, MemberDecl, SymbolId, flags};
 use crate::syntax::{
     expr_entity, thisless_fn_param, thisless_pat, thisless_type, thisless_type_params,
 };
-use crate::types::{Mapper, ObjectType, PropSymbol, TypeId, TypeKind, ids};
+use crate::types::{Mapper, ObjectType, PropSymbol, SymbolType, TypeId, TypeKind, ids};
 
-/// `TypeTable::of_symbol` tag of a class's or interface's `this` type parameter.
-const THIS_TAG: u8 = 17;
 /// Type parameter constraints followed to find what a type parameter's members are.
 const MAX_CONSTRAINT_CHAIN: u32 = 8;
 
@@ -74,7 +72,7 @@ impl<'a> Checker<'a, '_> {
                 || !scope.type_params_of(s).is_empty()
                 || !scope.thisless_interface(s));
         scope.this.deciding.remove(&s);
-        let p = has.then(|| scope.types.of_symbol(THIS_TAG, s));
+        let p = has.then(|| scope.types.of_symbol(SymbolType::This, s));
         if !scope.met().partial {
             scope.this.params.insert(s, p);
         }

@@ -37,7 +37,7 @@ use swc_atoms::Atom;
 
 use super::{Checker, Resolution};
 use crate::bind::{DeclRef as BDecl, GLOBAL_FILE, SymbolId, VARIANCE_MARKERS, flags};
-use crate::types::{Mapper, Signature, TypeId, TypeKind, ids};
+use crate::types::{Mapper, Signature, SymbolType, TypeId, TypeKind, ids};
 
 /// Related when the source argument is assignable to the target's.
 pub(super) const COVARIANT: u8 = 1;
@@ -81,7 +81,7 @@ impl<'a> Checker<'a, '_> {
                 file: GLOBAL_FILE,
                 index: (base + i) as u32,
             };
-            self.types.of_symbol(10, s)
+            self.types.of_symbol(SymbolType::TypeParam, s)
         })
     }
 
@@ -93,7 +93,7 @@ impl<'a> Checker<'a, '_> {
             return None;
         }
         let [sup, sub, _] = self.variance_markers();
-        let t = self.types.of_symbol(10, s);
+        let t = self.types.of_symbol(SymbolType::TypeParam, s);
         Some((t == sub).then_some(sup))
     }
 
