@@ -365,10 +365,10 @@ pub struct Type {
     /// Deliberately kept though nothing reads it, as are [`Self::widened`] and
     /// [`Self::apparent`]: the workload's memory is part of what is measured, and
     /// TypeScript's types carry such fields (`Type.symbol`, `Type.widened`, a mapped
-    /// type's `resolvedApparentType`). They make a `Type` 72 bytes instead of 56, an 80-byte block instead
-    /// of a 64-byte one, about 1.5 to 2.6 MB of a run's peak RSS at 92,000 to 165,000
-    /// types; removing them would change the peak RSS, the allocator's size classes and
-    /// the realism figures in `checker/README.md`.
+    /// type's `resolvedApparentType`). They make a `Type` 72 bytes instead of 56, an
+    /// 80-byte block instead of a 64-byte one, about 1.5 to 2.6 MB of a run's peak RSS at
+    /// 92,000 to 165,000 types; removing them would change the peak RSS, the allocator's
+    /// size classes and the realism figures in `checker/README.md`.
     pub symbol: Option<SymbolId>,
     /// The widened form (TypeScript's `Type.widened`), `u32::MAX`: never computed here;
     /// kept for its size (see [`Self::symbol`]).
