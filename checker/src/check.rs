@@ -28,6 +28,7 @@ mod printing;
 mod properties;
 mod relations;
 mod resolution;
+mod scope;
 mod signatures;
 mod sigrel;
 mod spread;
@@ -174,7 +175,8 @@ pub struct Checker<'a, 'b> {
     inst_depth: u32,
     /// Set when an instantiation hit the depth limit or a conditional type was resolved by
     /// a relation that leaned on an assumption: such results are not cached, so caches never
-    /// depend on the order in which types were asked for.
+    /// depend on the order in which types were asked for. Like [`Self::lean`] and
+    /// [`Self::assumed`], cleared and handed on by `check/scope.rs`'s `CacheScope`.
     inst_taint: bool,
     /// Inside a const context (the operand of `as const`, and the literals, parentheses
     /// and conditionals nested in it): literals keep their types, arrays are tuples.
@@ -187,6 +189,7 @@ pub struct Checker<'a, 'b> {
     /// The `infer` parameters of the extends clause being printed (written `infer X`).
     printing_infer: Vec<TypeId>,
     relating: FxHashSet<(TypeId, TypeId)>,
+    /// Set when a relation in progress was assumed related (see `check/relations.rs`).
     assumed: bool,
     this_types: Vec<TypeId>,
     returns: Vec<Option<TypeId>>,

@@ -19,7 +19,7 @@ use crate::contender::{self, Contender, DEFAULT_CONTENDERS};
 use crate::environment::{self, Environment};
 use crate::export::lock::ResultsLock;
 use crate::export::{Format, Outputs};
-use crate::output::{progress::Progress, table};
+use crate::output::{progress::Progress, report};
 use crate::reproduce;
 use crate::results::{Results, RoundDefaults, Settings};
 
@@ -566,7 +566,7 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
     let outcome = runner.run(&mut results)?;
     drop(progress);
     outputs.write_all(&results)?;
-    print!("{}", table::render_text(&results));
+    print!("{}", report::render_text(&results));
     let kept: Vec<String> = outputs.paths().map(|p| p.display().to_string()).collect();
     match outcome {
         Outcome::Finished => {
@@ -807,6 +807,6 @@ fn report(args: ReportArgs) -> Result<ExitCode> {
     let outputs = outputs(&args.outputs);
     outputs.check_writable()?;
     outputs.write_all(&results)?;
-    print!("{}", table::render_text(&results));
+    print!("{}", report::render_text(&results));
     Ok(ExitCode::SUCCESS)
 }

@@ -11,7 +11,7 @@ use swc_ecma_ast::*;
 use super::{Checker, expressions::is_context_sensitive, node_key};
 use crate::diag::Code;
 use crate::syntax::expr_lo;
-use crate::types::{Mapper, Param, Signature, TypeId, TypeKind, ids};
+use crate::types::{Mapper, Param, Signature, SymbolType, TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
     /// The type predicate of a return type annotation (`x is T` on the parameter named
@@ -342,7 +342,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             let rest_slot = longest.rest && i + 1 == n;
             let lt = self.param_at(longest, i).unwrap_or(ids::UNKNOWN);
             let st = self.param_at(shorter, i).unwrap_or(ids::UNKNOWN);
-            let mut ty = self.types.intersection(&[lt, st]);
+            let mut ty = self.intersection(&[lt, st]);
             if rest_slot {
                 ty = self.array_of(ty);
             }
@@ -414,7 +414,10 @@ impl<'a, 'b> Checker<'a, 'b> {
         })
     }
 
-    /// Checks a call or `new`: picks the signature, infers type arguments, checks arguments.
+    /// Checks a call or `new` as TypeScript does: the callee's signatures
+    /// ([`Self::callee_signatures`]), then the call resolved against them
+    /// ([`Self::resolve_call`]: arity, argument types, [`Self::choose_overload`]), then the
+    /// failure reported ([`Self::report_call_failure`]).
     #[expect(
         clippy::too_many_arguments,
         reason = "a call site passes its parts and its contextual type"
@@ -429,6 +432,13 @@ impl<'a, 'b> Checker<'a, 'b> {
         is_new: bool,
         contextual: Option<TypeId>,
     ) -> TypeId {
+        let call = CallSite {
+            file,
+            args,
+            type_args,
+            pos,
+            is_new,
+        };
         let callee = match self.types.kind(callee) {
             TypeKind::Union(ms) if ms.iter().any(|&m| m == ids::UNDEFINED || m == ids::NULL) => {
                 self.types.non_nullable(callee)
@@ -436,11 +446,30 @@ impl<'a, 'b> Checker<'a, 'b> {
             _ => callee,
         };
         if matches!(self.types.kind(callee), TypeKind::Any) {
-            for a in args {
-                self.check_expr(file, &a.expr, None);
-            }
+            self.check_args_alone(call);
             return ids::ANY;
         }
+        match self.callee_signatures(call, callee) {
+            Ok(sigs) => self.resolve_call(call, &sigs, contextual),
+            Err(t) => t,
+        }
+    }
+
+    /// The arguments of a call that resolves to no signature, checked without context.
+    fn check_args_alone(&mut self, call: CallSite<'a>) {
+        for a in call.args {
+            self.check_expr(call.file, &a.expr, None);
+        }
+    }
+
+    /// The call (or construct) signatures of `callee`; where it has none usable, the
+    /// arguments are checked, the error reported, and `Err` holds the call's type.
+    fn callee_signatures(
+        &mut self,
+        call: CallSite<'a>,
+        callee: TypeId,
+    ) -> Result<Vec<Rc<Signature>>, TypeId> {
+        let (file, pos, is_new) = (call.file, call.pos, call.is_new);
         let m = self.members(callee);
         let sigs = if is_new {
             m.constructs.clone()
@@ -451,24 +480,20 @@ impl<'a, 'b> Checker<'a, 'b> {
             Ok(Some(union)) => union,
             Ok(None) => sigs,
             Err(()) => {
-                for a in args {
-                    self.check_expr(file, &a.expr, None);
-                }
+                self.check_args_alone(call);
                 let shown = self.type_to_string(callee);
                 let what = if is_new { "constructable" } else { "callable" };
                 let msg = format!(
                     "This expression is not {what}. Each member of the union type '{shown}' has signatures, but none of those signatures are compatible with each other."
                 );
                 self.report(file, pos, Code::NotCallable, msg);
-                return ids::ERROR;
+                return Err(ids::ERROR);
             }
         };
         if sigs.is_empty() {
-            for a in args {
-                self.check_expr(file, &a.expr, None);
-            }
+            self.check_args_alone(call);
             let is_function = self.globals.function.is_some_and(|f| {
-                let ft = self.types.of_symbol(11, f);
+                let ft = self.types.of_symbol(SymbolType::Declared, f);
                 callee == ft
             });
             if is_function
@@ -481,7 +506,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                         | TypeKind::LazyAlias(..)
                 )
             {
-                return ids::ANY;
+                return Err(ids::ANY);
             }
             let shown = self.type_to_string(callee);
             let what = if is_new { "constructable" } else { "callable" };
@@ -494,9 +519,22 @@ impl<'a, 'b> Checker<'a, 'b> {
                     if is_new { "construct" } else { "call" }
                 ),
             );
-            return ids::ERROR;
+            return Err(ids::ERROR);
         }
-        let explicit: Option<Vec<TypeId>> = type_args.map(|ta| {
+        Ok(sigs)
+    }
+
+    /// Resolves a call against `sigs` (TypeScript's `resolveCall`): the signatures the
+    /// explicit type arguments and the argument count allow, the argument types in the
+    /// context of the first, then the overload chosen or the failure reported.
+    fn resolve_call(
+        &mut self,
+        call: CallSite<'a>,
+        sigs: &[Rc<Signature>],
+        contextual: Option<TypeId>,
+    ) -> TypeId {
+        let (file, args) = (call.file, call.args);
+        let explicit: Option<Vec<TypeId>> = call.type_args.map(|ta| {
             ta.params
                 .iter()
                 .map(|t| {
@@ -525,9 +563,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             .cloned()
             .collect();
         if candidates.is_empty() {
-            for a in args {
-                self.check_expr(file, &a.expr, None);
-            }
+            self.check_args_alone(call);
             let s = &sigs[0];
             let expected = if s.rest {
                 format!("at least {}", s.min_args)
@@ -538,7 +574,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             };
             self.report(
                 file,
-                pos,
+                call.pos,
                 Code::ArgumentCount,
                 format!("Expected {expected} arguments, but got {n}."),
             );
@@ -561,21 +597,44 @@ impl<'a, 'b> Checker<'a, 'b> {
                 self.check_expr(file, &a.expr, ctx)
             })
             .collect();
+        match self.choose_overload(call, &candidates, first, explicit.as_deref(), &arg_types) {
+            Ok(ret) => ret,
+            Err(failure) => self.report_call_failure(call, candidates.len(), failure, &arg_types),
+        }
+    }
+
+    /// The first of `candidates` whose parameters take the argument types (TypeScript's
+    /// `chooseOverload`): its return type, the signature kept for the call; else why the
+    /// last one failed.
+    fn choose_overload(
+        &mut self,
+        call: CallSite<'a>,
+        candidates: &[Rc<Signature>],
+        first: Signature,
+        explicit: Option<&[TypeId]>,
+        arg_types: &[TypeId],
+    ) -> Result<TypeId, CallFailure<'a>> {
+        let (file, args) = (call.file, call.args);
         let mut last_failure = None;
         let mut type_arg_failure = None;
         for (ci, cand) in candidates.iter().enumerate() {
             // As in TypeScript's chooseOverload, explicit type arguments that do not satisfy
             // a candidate's constraints rule it out.
-            if let (Some(ex), Some(ta)) = (&explicit, type_args)
-                && let Some(f) = self.explicit_constraint_failure(file, cand, ex, ta)
+            if let (Some(ex), Some(ta)) = (explicit, call.type_args)
+                && let Some((i, constraint)) = self.explicit_constraint_failure(file, cand, ex, ta)
             {
-                type_arg_failure = Some((f, cand.clone()));
+                type_arg_failure = Some(CallFailure::Constraint {
+                    type_args: ta,
+                    i,
+                    constraint,
+                    cand: cand.clone(),
+                });
                 continue;
             }
             let sig = if ci == 0 && cand.type_params.is_empty() {
                 first.clone()
             } else {
-                self.instantiate_for_call(cand, explicit.as_deref(), args, file, Some(&arg_types))
+                self.instantiate_for_call(cand, explicit, args, file, Some(arg_types))
             };
             let mut failure = None;
             for (i, &at) in arg_types.iter().enumerate() {
@@ -593,30 +652,59 @@ impl<'a, 'b> Checker<'a, 'b> {
                 None => {
                     let ret = sig.ret;
                     self.resolved_signatures
-                        .insert(node_key(file, pos), Rc::new(sig));
-                    return ret;
+                        .insert(node_key(file, call.pos), Rc::new(sig));
+                    return Ok(ret);
                 }
-                Some(f) => last_failure = Some((f, sig.ret)),
+                Some((i, at, pt)) => {
+                    last_failure = Some(CallFailure::Argument {
+                        i,
+                        at,
+                        pt,
+                        ret: sig.ret,
+                    })
+                }
             }
         }
-        if last_failure.is_none()
-            && let (Some(((i, c), cand)), Some(ta)) = (type_arg_failure, type_args)
-        {
-            return self.report_call_constraint(file, ta, i, c, &cand, args, &arg_types);
+        Err(last_failure
+            .or(type_arg_failure)
+            .expect("at least one candidate failed"))
+    }
+
+    /// Reports why no overload took the call; the call's type.
+    fn report_call_failure(
+        &mut self,
+        call: CallSite<'a>,
+        candidates: usize,
+        failure: CallFailure<'a>,
+        arg_types: &[TypeId],
+    ) -> TypeId {
+        let (file, args) = (call.file, call.args);
+        match failure {
+            CallFailure::Constraint {
+                type_args,
+                i,
+                constraint,
+                cand,
+            } => {
+                self.report_call_constraint(file, type_args, i, constraint, &cand, args, arg_types)
+            }
+            CallFailure::Argument { i, at, pt, ret } => {
+                let (a, p) = (self.type_to_string(at), self.type_to_string(pt));
+                if candidates > 1 {
+                    self.report(file, call.pos, Code::NoOverload, format!("No overload matches this call. Argument of type '{a}' is not assignable to parameter of type '{p}'."));
+                } else if !self.report_excess(file, &args[i].expr, pt) {
+                    self.report(
+                        file,
+                        expr_lo(&args[i].expr),
+                        Code::ArgumentNotAssignable,
+                        format!(
+                            "Argument of type '{a}' is not assignable to parameter of type '{p}'."
+                        ),
+                    );
+                }
+                ret
+            }
         }
-        let ((i, at, pt), ret) = last_failure.expect("at least one candidate failed");
-        let (a, p) = (self.type_to_string(at), self.type_to_string(pt));
-        if candidates.len() > 1 {
-            self.report(file, pos, Code::NoOverload, format!("No overload matches this call. Argument of type '{a}' is not assignable to parameter of type '{p}'."));
-        } else if !self.report_excess(file, &args[i].expr, pt) {
-            self.report(
-                file,
-                expr_lo(&args[i].expr),
-                Code::ArgumentNotAssignable,
-                format!("Argument of type '{a}' is not assignable to parameter of type '{p}'."),
-            );
-        }
-        ret
     }
 
     /// A candidate signature with its type parameters replaced: by explicit arguments, or
@@ -748,4 +836,35 @@ impl<'a, 'b> Checker<'a, 'b> {
         let m = Mapper::new(&self.types, &tps, &inferred);
         self.instantiate_signature(sig, &m)
     }
+}
+
+/// A call or `new` expression's parts, as [`Checker::check_call`] resolves it.
+#[derive(Clone, Copy)]
+struct CallSite<'a> {
+    file: u32,
+    args: &'a [ExprOrSpread],
+    type_args: Option<&'a TsTypeParamInstantiation>,
+    /// Where the call's own errors are reported.
+    pos: u32,
+    is_new: bool,
+}
+
+/// Why [`Checker::choose_overload`] found no signature for a call.
+enum CallFailure<'a> {
+    /// The last candidate tried: argument `i`, of type `at`, does not take parameter type
+    /// `pt`; `ret` is that candidate's return type.
+    Argument {
+        i: usize,
+        at: TypeId,
+        pt: TypeId,
+        ret: TypeId,
+    },
+    /// Every candidate was ruled out by its constraints: explicit type argument `i` does
+    /// not satisfy `constraint` of `cand`.
+    Constraint {
+        type_args: &'a TsTypeParamInstantiation,
+        i: usize,
+        constraint: TypeId,
+        cand: Rc<Signature>,
+    },
 }

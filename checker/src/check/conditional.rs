@@ -17,12 +17,11 @@ impl<'a, 'b> Checker<'a, 'b> {
             self.mark_unreliable();
             return self.outside_measurement(|c| c.assignable_for_condition(s, t));
         }
-        let saved = std::mem::replace(&mut self.assumed, false);
-        let r = self.is_assignable(s, t);
-        if self.assumed {
-            self.inst_taint = true;
+        let mut scope = self.cache_scope();
+        let r = scope.is_assignable(s, t);
+        if scope.met().assumed {
+            scope.taint();
         }
-        self.assumed |= saved;
         r
     }
 
@@ -155,7 +154,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             TypeKind::LazyAlias(s, args) if !self.types.is_generic(t) => {
                 if self.alias_stack.iter().any(|e| e.0 == s) {
                     // Not resolved yet: keep it lazy, and keep the answer out of caches.
-                    self.inst_taint = true;
+                    self.taint();
                     return t;
                 }
                 let r = self.type_reference(s, args.to_vec());
@@ -194,19 +193,18 @@ impl<'a, 'b> Checker<'a, 'b> {
         let TypeKind::Conditional(c) = self.types.kind(t).clone() else {
             return t;
         };
-        let outer = self.begin_cached();
-        let outer_taint = std::mem::replace(&mut self.inst_taint, false);
+        let mut scope = self.cache_scope();
         let mut r = None;
         if c.root.distributive
-            && let TypeKind::TypeParam(p) = self.types.kind(c.check)
+            && let TypeKind::TypeParam(p) = scope.types.kind(c.check)
         {
             let p = *p;
-            if let Some(k) = self.constraint_of(p)
-                && !self.types.is_generic(k)
+            if let Some(k) = scope.constraint_of(p)
+                && !scope.types.is_generic(k)
             {
-                let m = Rc::new(self.mapper_with(c.mapper.as_deref(), &[(c.root.check, k)]));
-                let x = self.conditional_type(&c.root, Some(m));
-                if !self.types.is_generic(x) {
+                let m = Rc::new(scope.mapper_with(c.mapper.as_deref(), &[(c.root.check, k)]));
+                let x = scope.conditional_type(&c.root, Some(m));
+                if !scope.types.is_generic(x) {
                     r = Some(x);
                 }
             }
@@ -214,16 +212,13 @@ impl<'a, 'b> Checker<'a, 'b> {
         let r = match r {
             Some(r) => r,
             None => {
-                let (a, b) = self.conditional_branches(&c);
-                self.types.union(&[a, b])
+                let (a, b) = scope.conditional_branches(&c);
+                scope.types.union(&[a, b])
             }
         };
-        let clean = self.end_cached(outer);
-        let tainted = self.inst_taint;
-        if clean && !tainted {
-            self.cond_constraints.insert(t, r);
+        if scope.met().cacheable() {
+            scope.cond_constraints.insert(t, r);
         }
-        self.inst_taint = outer_taint || tainted;
         r
     }
 

@@ -133,33 +133,34 @@ impl<'a, 'b> Checker<'a, 'b> {
             && self.alias_stack.is_empty()
             && self.inst_depth == 0
             && self.type_depth == 0;
-        let outer = self.begin_cached();
-        let m = Mapper::new(&self.types, params, args);
+        let mut scope = self.cache_scope();
+        let m = Mapper::new(&scope.types, params, args);
         let mut verdict = None;
         for i in 0..given.min(params.len()).min(args.len()) {
-            let TypeKind::TypeParam(p) = *self.types.kind(params[i]) else {
+            let TypeKind::TypeParam(p) = *scope.types.kind(params[i]) else {
                 continue;
             };
-            let Some(c) = self.constraint_of(p) else {
+            let Some(c) = scope.constraint_of(p) else {
                 continue;
             };
             let a = args[i];
-            if self.types.is_generic(a)
-                && !(generic_args && matches!(self.types.kind(a), TypeKind::TypeParam(_)))
+            if scope.types.is_generic(a)
+                && !(generic_args && matches!(scope.types.kind(a), TypeKind::TypeParam(_)))
             {
                 continue;
             }
-            let c = self.instantiate(c, &m);
-            if self.types.is_generic(c) && !generic_constraints {
+            let c = scope.instantiate(c, &m);
+            if scope.types.is_generic(c) && !generic_constraints {
                 continue;
             }
-            if !self.satisfies(a, c) {
+            if !scope.satisfies(a, c) {
                 // Like TypeScript (`result = result && ...`), only the first is reported.
                 verdict = Some((i, c));
                 break;
             }
         }
-        let clean = self.end_cached(outer);
+        let clean = !scope.met().leaned;
+        drop(scope);
         if clean && settled {
             self.constraint_checks.insert(key, verdict);
         }

@@ -290,12 +290,8 @@ impl<'a, 'b> Checker<'a, 'b> {
         });
         if let Some(v) = value {
             let t = self.check_expr(file, v, declared);
-            if let Some(d) = declared
-                && !self.is_assignable(t, d)
-                && !self.report_excess(file, v, d)
-            {
-                let msg = self.not_assignable(t, d);
-                self.report(file, pos, Code::NotAssignable, msg);
+            if let Some(d) = declared {
+                self.check_assignable_to(file, v, t, d, pos);
             }
         }
     }

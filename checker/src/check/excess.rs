@@ -602,7 +602,7 @@ impl<'a> Checker<'a, '_> {
                     .iter()
                     .filter_map(|&m| self.property_in(m, name, depth + 1))
                     .collect();
-                (!found.is_empty()).then(|| self.types.intersection(&found))
+                (!found.is_empty()).then(|| self.intersection(&found))
             }
             // Declared members and index signatures only: `Object`'s members are not
             // properties of the type (`constructor` of an empty interface).
@@ -642,6 +642,23 @@ impl<'a> Checker<'a, '_> {
         self.node_links
             .get(&node_key(file, expr_lo(e)))
             .map(|l| l.resolved_type)
+    }
+
+    /// Checks that `source`, the type of expression `e`, is assignable to `target`
+    /// (TypeScript's `checkTypeAssignableToAndOptionallyElaborate`): when it is not, reports
+    /// the excess property that explains it, else `TS2322` at `pos`.
+    pub(super) fn check_assignable_to(
+        &mut self,
+        file: u32,
+        e: &'a Expr,
+        source: TypeId,
+        target: TypeId,
+        pos: u32,
+    ) {
+        if !self.is_assignable(source, target) && !self.report_excess(file, e, target) {
+            let msg = self.not_assignable(source, target);
+            self.report(file, pos, Code::NotAssignable, msg);
+        }
     }
 
     /// Reports the excess properties that make expression `e` (whose relation to `target`

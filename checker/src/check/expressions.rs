@@ -11,7 +11,7 @@ use crate::diag::Code;
 use crate::syntax;
 use crate::syntax::expr_lo;
 use crate::types::{
-    LITERAL_MEMBER, ObjectType, Param, PropSymbol, Signature, TypeId, TypeKind, ids,
+    LITERAL_MEMBER, ObjectType, Param, PropSymbol, Signature, SymbolType, TypeId, TypeKind, ids,
 };
 
 impl<'a, 'b> Checker<'a, 'b> {
@@ -159,7 +159,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                         .get(&i.span.lo.0)
                         .copied()
                 }) {
-                    Some(s) => self.types.of_symbol(12, s),
+                    Some(s) => self.types.of_symbol(SymbolType::ClassStatic, s),
                     None => ids::ANY,
                 }
             }
@@ -199,11 +199,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                 let r = self.check_expr(file, &a.right, target);
                 if a.op == AssignOp::Assign
                     && let Some(t) = target
-                    && !self.is_assignable(r, t)
-                    && !self.report_excess(file, &a.right, t)
                 {
-                    let msg = self.not_assignable(r, t);
-                    self.report(file, a.span.lo.0, Code::NotAssignable, msg);
+                    self.check_assignable_to(file, &a.right, r, t, a.span.lo.0);
                 }
                 r
             }
@@ -281,10 +278,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 self.check_type_node(file, &x.type_ann);
                 let t = self.type_from_node(file, &x.type_ann);
                 let v = self.check_expr(file, &x.expr, Some(t));
-                if !self.is_assignable(v, t) && !self.report_excess(file, &x.expr, t) {
-                    let msg = self.not_assignable(v, t);
-                    self.report(file, x.span.lo.0, Code::NotAssignable, msg);
-                }
+                self.check_assignable_to(file, &x.expr, v, t, x.span.lo.0);
                 v
             }
             Expr::TsConstAssertion(x) => {
@@ -627,12 +621,8 @@ impl<'a, 'b> Checker<'a, 'b> {
             ArrowFunctionBody::Expr(x) => {
                 let t = self.check_expr(file, x, declared.or(ctx_sig.as_ref().map(|s| s.ret)));
                 let returned = if a.is_async { self.awaited(t) } else { t };
-                if let Some(d) = declared
-                    && !self.is_assignable(returned, d)
-                    && !self.report_excess(file, x, d)
-                {
-                    let msg = self.not_assignable(returned, d);
-                    self.report(file, expr_lo(x), Code::NotAssignable, msg);
+                if let Some(d) = declared {
+                    self.check_assignable_to(file, x, returned, d, expr_lo(x));
                 }
                 Some(t)
             }

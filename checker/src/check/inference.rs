@@ -185,4 +185,59 @@ impl<'a, 'b> Checker<'a, 'b> {
         self.infer_from_predicate(ps, as_, tps, out, depth);
         self.infer_from(ps.ret, as_.ret, tps, out, depth + 1);
     }
+
+    /// Inference from `a` to a union `ps` with exactly one naked type parameter being
+    /// inferred, `naked` (TypeScript's inferToMultipleTypes after inferFromMatchingTypes):
+    /// a constituent of `a` that is also one of `ps` is matched as it is; each other one is
+    /// inferred to the members that are not `naked`, and those that none of them took go
+    /// to `naked`. So `T | PromiseLike<T>` from `U | PromiseLike<U>` infers `T` := `U`,
+    /// and `T | undefined` from `string | undefined` infers `string`.
+    pub(super) fn infer_to_union(
+        &mut self,
+        ps: &[TypeId],
+        naked: TypeId,
+        a: TypeId,
+        tps: &[TypeId],
+        out: &mut FxHashMap<TypeId, Vec<TypeId>>,
+        depth: u32,
+    ) {
+        let sources: Vec<TypeId> = match self.types.kind(a) {
+            TypeKind::Union(ms) => ms.to_vec(),
+            _ => vec![a],
+        };
+        let count =
+            |out: &FxHashMap<TypeId, Vec<TypeId>>| out.values().map(Vec::len).sum::<usize>();
+        let mut unmatched = Vec::new();
+        for s in sources {
+            if ps.contains(&s) || ps.contains(&self.types.regular_literal(s)) {
+                continue;
+            }
+            let before = count(out);
+            for &x in ps {
+                if x != naked {
+                    self.infer_from(x, s, tps, out, depth + 1);
+                }
+            }
+            if count(out) == before {
+                unmatched.push(s);
+            }
+        }
+        if !unmatched.is_empty() {
+            let u = self.types.union(&unmatched);
+            out.entry(naked).or_default().push(u);
+        }
+    }
+
+    /// Whether inference from a tuple to the single type argument of reference `p` reads
+    /// the tuple's element types: an array-like reference (a number index signature:
+    /// `Array`, `ReadonlyArray`, `ArrayLike`, `ConcatArray`) or `Iterable`. Others
+    /// (`PromiseLike<T>`) have members a tuple does not give `T` through.
+    pub(super) fn tuple_infers_to(&mut self, p: TypeId) -> bool {
+        let TypeKind::Reference(s, _) = *self.types.kind(p) else {
+            return false;
+        };
+        Some(s) == self.globals.array
+            || self.bound.symbol(s).name.as_str() == "Iterable"
+            || self.members(p).number_index.is_some()
+    }
 }

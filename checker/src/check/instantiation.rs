@@ -77,66 +77,64 @@ impl<'a, 'b> Checker<'a, 'b> {
             return r;
         }
         self.inst_depth += 1;
-        let outer = self.begin_cached();
-        let outer_taint = std::mem::replace(&mut self.inst_taint, false);
-        let r = match self.types.kind(t).clone() {
+        let mut scope = self.cache_scope();
+        let r = match scope.types.kind(t).clone() {
             TypeKind::TypeParam(_) => m.get(t).unwrap_or(t),
             TypeKind::Union(ms) => {
-                let ts: Vec<TypeId> = ms.iter().map(|&x| self.instantiate(x, m)).collect();
-                self.types.union(&ts)
+                let ts: Vec<TypeId> = ms.iter().map(|&x| scope.instantiate(x, m)).collect();
+                scope.types.union(&ts)
             }
             TypeKind::Intersection(ms) => {
-                let ts: Vec<TypeId> = ms.iter().map(|&x| self.instantiate(x, m)).collect();
-                self.types.intersection(&ts)
+                let ts: Vec<TypeId> = ms.iter().map(|&x| scope.instantiate(x, m)).collect();
+                scope.intersection(&ts)
             }
             TypeKind::Reference(s, args) => {
-                let args: Box<[TypeId]> = args.iter().map(|&x| self.instantiate(x, m)).collect();
-                self.types.reference(s, args)
+                let args: Box<[TypeId]> = args.iter().map(|&x| scope.instantiate(x, m)).collect();
+                scope.types.reference(s, args)
             }
             TypeKind::Tuple(es) => {
-                let es: Box<[TypeId]> = es.iter().map(|&x| self.instantiate(x, m)).collect();
-                self.types.tuple(es)
+                let es: Box<[TypeId]> = es.iter().map(|&x| scope.instantiate(x, m)).collect();
+                scope.types.tuple(es)
             }
             TypeKind::Object(o) => {
-                let obj = self.instantiate_object(&o, m);
+                let obj = scope.instantiate_object(&o, m);
                 // Anonymous object types are instantiated eagerly (their flags need it).
                 let props: Vec<Rc<PropSymbol>> = obj.props.values().cloned().collect();
                 for p in props {
-                    self.prop_ty(&p);
+                    scope.prop_ty(&p);
                 }
-                let origin = self.types.stable(t) ^ m.stable.rotate_left(17);
-                self.types.object(obj, origin)
+                let origin = scope.types.stable(t) ^ m.stable.rotate_left(17);
+                scope.types.object(obj, origin)
             }
             TypeKind::Keyof(x) => {
-                let x = self.instantiate(x, m);
-                self.keyof(x)
+                let x = scope.instantiate(x, m);
+                scope.keyof(x)
             }
             TypeKind::Indexed(o, k) => {
-                let o = self.instantiate(o, m);
-                let k = self.instantiate(k, m);
-                self.indexed_access(o, k)
+                let o = scope.instantiate(o, m);
+                let k = scope.instantiate(k, m);
+                scope.indexed_access(o, k)
             }
             TypeKind::LazyAlias(s, args) => {
-                let args: Box<[TypeId]> = args.iter().map(|&x| self.instantiate(x, m)).collect();
-                self.types.lazy_alias(s, args)
+                let args: Box<[TypeId]> = args.iter().map(|&x| scope.instantiate(x, m)).collect();
+                scope.types.lazy_alias(s, args)
             }
             TypeKind::Conditional(c) => {
-                let mapper = self.compose_mapper(&c.root.outer, c.mapper.as_deref(), m);
-                self.conditional_type(&c.root, mapper)
+                let mapper = scope.compose_mapper(&c.root.outer, c.mapper.as_deref(), m);
+                scope.conditional_type(&c.root, mapper)
             }
             TypeKind::Mapped(mt) => {
-                let mapper = self.compose_mapper(&mt.root.outer, mt.mapper.as_deref(), m);
-                self.mapped_type(&mt.root, mapper)
+                let mapper = scope.compose_mapper(&mt.root.outer, mt.mapper.as_deref(), m);
+                scope.mapped_type(&mt.root, mapper)
             }
             _ => t,
         };
-        let clean = self.end_cached(outer);
+        let met = scope.met();
+        drop(scope);
         self.inst_depth -= 1;
-        let tainted = self.inst_taint;
-        if clean && !tainted {
+        if met.cacheable() {
             self.inst_cache.insert((t, m.key), r);
         }
-        self.inst_taint = outer_taint || tainted;
         r
     }
 

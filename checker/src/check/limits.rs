@@ -26,7 +26,7 @@
 //!   instantiation, so one checker's table cannot grow without bound.
 //!
 //! **No cache keeps what a limit decided**: a result computed past a limit taints the
-//! computation (`inst_taint`), so no instantiation, relation or conditional type cache
+//! computation ([`Checker::taint`], see `check/scope.rs`), so no instantiation, relation or conditional type cache
 //! keeps it, and what a checker knows never depends on which files it checked first.
 use std::rc::Rc;
 
@@ -138,7 +138,7 @@ impl<'a> Checker<'a, '_> {
     pub(super) fn instantiation_limited(&mut self, t: TypeId) -> Option<TypeId> {
         self.limits.instantiations = self.limits.instantiations.saturating_add(1);
         if self.inst_depth > EAGER_DEPTH {
-            self.inst_taint = true;
+            self.taint();
             return Some(t);
         }
         let message = if self.limits.instantiations >= INSTANTIATION_COUNT {
@@ -151,7 +151,7 @@ impl<'a> Checker<'a, '_> {
         } else {
             return None;
         };
-        self.inst_taint = true;
+        self.taint();
         self.report_at_current(Code::ExcessivelyDeep, message);
         Some(ids::ERROR)
     }
@@ -211,7 +211,7 @@ impl<'a> Checker<'a, '_> {
         if steps < TAIL_RECURSION {
             return None;
         }
-        self.inst_taint = true;
+        self.taint();
         self.report_at_current(Code::ExcessivelyDeep, TOO_DEEP.to_string());
         Some(ids::ERROR)
     }
@@ -226,7 +226,7 @@ impl<'a> Checker<'a, '_> {
         let r = &self.limits.relation;
         if r.overflow || r.budget <= 0 {
             self.limits.relation.overflow = true;
-            self.inst_taint = true;
+            self.taint();
             return RelationStep::Overflow;
         }
         if r.sources.len() >= RELATION_DEPTH {

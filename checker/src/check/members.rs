@@ -9,9 +9,10 @@ use swc_ecma_ast::*;
 
 use super::Checker;
 use crate::bind::{DeclRef as BDecl, MemberDecl, SymbolId, flags};
-use crate::syntax::{expr_entity, fn_param_ann};
+use crate::syntax::expr_entity;
 use crate::types::{
-    Mapper, ObjectType, Param, Prop as PropT, PropSymbol, Signature, TypeId, TypeKind, ids,
+    Mapper, ObjectType, Param, Prop as PropT, PropSymbol, Signature, SymbolType, TypeId, TypeKind,
+    ids,
 };
 
 impl<'a, 'b> Checker<'a, 'b> {
@@ -49,21 +50,18 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         if !self.resolving_members.insert(t) || self.resolving_members.len() > 64 {
             // A cycle or the depth limit: empty for now, and not cached by whoever asked.
-            self.inst_taint = true;
+            self.taint();
             return Rc::new(ObjectType::default());
         }
-        let outer = self.begin_cached();
-        let outer_taint = std::mem::replace(&mut self.inst_taint, false);
-        let partial = self.this.partial;
-        let m = self.resolve_members(t);
-        let clean = self.end_cached(outer);
+        let mut scope = self.cache_scope();
+        let m = scope.resolve_members(t);
+        let met = scope.met();
+        drop(scope);
         self.resolving_members.remove(&t);
-        let tainted = self.inst_taint;
         // Nor when a `this`-member cycle guard answered part of it.
-        if clean && !tainted && self.this.partial == partial {
+        if met.cacheable() && !met.partial {
             self.members_cache.insert(t, m.clone());
         }
-        self.inst_taint = outer_taint || tainted;
         m
     }
 
@@ -75,7 +73,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             TypeKind::Object(o) => o,
             TypeKind::Declared(s) => Rc::new(self.declared_members(s)),
             TypeKind::Reference(s, args) => {
-                let target = self.types.of_symbol(11, s);
+                let target = self.types.of_symbol(SymbolType::Declared, s);
                 let base = self.members(target);
                 let params = self.type_params_of(s);
                 let m = Mapper::new(&self.types, &params, &args);
@@ -175,7 +173,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 // An alias still being resolved has no members yet: answer empty, but
                 // do not cache it (it will have them once resolved).
                 if self.alias_stack.iter().any(|e| e.0 == s) {
-                    self.inst_taint = true;
+                    self.taint();
                     return Rc::new(ObjectType::default());
                 }
                 let r = self.type_reference(s, args.to_vec());
@@ -291,45 +289,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         for (file, d) in &decls {
             if let BDecl::Interface(i) = d {
                 for e in &i.body.body {
-                    match e {
-                        TsTypeElement::TsCallSignatureDecl(c) => {
-                            let sig = self.signature_from_parts(
-                                *file,
-                                c.type_params.as_deref(),
-                                &c.params,
-                                c.type_ann.as_deref().map(|a| &*a.type_ann),
-                                false,
-                            );
-                            obj.calls.push(Rc::new(sig));
-                        }
-                        TsTypeElement::TsConstructSignatureDecl(c) => {
-                            let sig = self.signature_from_parts(
-                                *file,
-                                c.type_params.as_deref(),
-                                &c.params,
-                                c.type_ann.as_deref().map(|a| &*a.type_ann),
-                                false,
-                            );
-                            obj.constructs.push(Rc::new(sig));
-                        }
-                        TsTypeElement::TsIndexSignature(ix) => {
-                            let v = ix
-                                .type_ann
-                                .as_ref()
-                                .map_or(ids::ANY, |a| self.type_from_node(*file, &a.type_ann));
-                            let k = ix
-                                .params
-                                .first()
-                                .and_then(fn_param_ann)
-                                .map_or(ids::STRING, |a| self.type_from_node(*file, &a.type_ann));
-                            if k == ids::NUMBER {
-                                obj.number_index = Some(v)
-                            } else {
-                                obj.string_index = Some(v)
-                            }
-                        }
-                        _ => {}
-                    }
+                    self.add_signature_element(*file, e, &mut obj);
                 }
             }
         }
@@ -358,7 +318,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         let mut obj = ObjectType::default();
         let decls = self.bound.symbol(s).decls.clone();
         let instance = {
-            let d = self.types.of_symbol(11, s);
+            let d = self.types.of_symbol(SymbolType::Declared, s);
             self.this_instance(d)
         };
         let class_params = self.type_params_of(s);
@@ -370,7 +330,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             {
                 let bs = self.resolve_alias(bs);
                 if bs != s && self.bound.symbol(bs).flags & flags::CLASS != 0 {
-                    let bt = self.types.of_symbol(12, bs);
+                    let bt = self.types.of_symbol(SymbolType::ClassStatic, bs);
                     let bm = self.members(bt);
                     for name in &bm.order {
                         obj.insert_symbol(name.clone(), bm.props[name].clone());

@@ -31,7 +31,7 @@ use swc_ecma_ast::*;
 use super::Checker;
 use crate::bind::{DeclRef as BDecl, MemberDecl, SymbolId, flags};
 use crate::syntax::{fn_param_ann, pat_ann, walk_ts_type};
-use crate::types::{Mapper, PropSymbol, Signature, TypeId, TypeKind, ids};
+use crate::types::{Mapper, PropSymbol, Signature, SymbolType, TypeId, TypeKind, ids};
 
 /// One anonymous object type with outer type parameters.
 struct Anon {
@@ -247,8 +247,7 @@ impl<'a> Checker<'a, '_> {
             return Some(t);
         };
         self.inst_depth += 1;
-        let outer = self.begin_cached();
-        let outer_taint = std::mem::replace(&mut self.inst_taint, false);
+        let mut scope = self.cache_scope();
         let (mut from, mut to) = (Vec::new(), Vec::new());
         for (&p, &x) in a.params.iter().zip(key.1.iter()) {
             if p != x {
@@ -256,35 +255,34 @@ impl<'a> Checker<'a, '_> {
                 to.push(x);
             }
         }
-        let mapper = Mapper::new(&self.types, &from, &to);
-        let obj = self.instantiate_members(&o, &mapper, false);
+        let mapper = Mapper::new(&scope.types, &from, &to);
+        let obj = scope.instantiate_members(&o, &mapper, false);
         // Anonymous object types are instantiated eagerly (their flags need it).
         let props: Vec<_> = obj.props.values().cloned().collect();
         for p in props {
-            self.prop_ty(&p);
+            scope.prop_ty(&p);
         }
-        let origin = self.types.stable(a.target) ^ mapper.stable.rotate_left(17);
-        let r = self.types.object(obj, origin);
-        if !self.types.is_generic(a.target) {
+        let origin = scope.types.stable(a.target) ^ mapper.stable.rotate_left(17);
+        let r = scope.types.object(obj, origin);
+        if !scope.types.is_generic(a.target) {
             // It mentions no type parameter: it is the declared type's structure exactly,
             // and keeps its key (so unions order and print as before).
-            self.types.types[r as usize].stable = self.types.stable(a.target);
+            scope.types.types[r as usize].stable = scope.types.stable(a.target);
         }
-        let could = self.types.could_contain_type_params(&key.1);
-        self.types.set_outer(r, could);
+        let could = scope.types.could_contain_type_params(&key.1);
+        scope.types.set_outer(r, could);
         let anon = Anon {
             target: a.target,
             params: a.params.clone(),
             args: key.1.clone(),
         };
-        self.outer_types.anon.insert(r, Rc::new(anon));
-        let clean = self.end_cached(outer);
+        scope.outer_types.anon.insert(r, Rc::new(anon));
+        let met = scope.met();
+        drop(scope);
         self.inst_depth -= 1;
-        let tainted = self.inst_taint;
-        if clean && !tainted {
+        if met.cacheable() {
             self.outer_types.instantiations.insert(key, r);
         }
-        self.inst_taint = outer_taint || tainted;
         Some(r)
     }
 
@@ -408,6 +406,6 @@ impl<'a> Checker<'a, '_> {
             return None;
         }
         let s = self.merged_type_params.get(&s).copied().unwrap_or(s);
-        Some(self.types.of_symbol(10, s))
+        Some(self.types.of_symbol(SymbolType::TypeParam, s))
     }
 }

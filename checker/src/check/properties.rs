@@ -1,5 +1,8 @@
 //! Properties: the type of a property on a type (members, index signatures, unions,
 //! intersections), array element types, `keyof` and indexed access.
+use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
 use swc_atoms::Atom;
 
 use super::Checker;
@@ -91,28 +94,77 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
     }
 
+    /// The intersection of `ts` ([`crate::types::TypeTable::intersection`]), once the
+    /// required properties that two of its object types share have their types: the table
+    /// reduces an intersection of conflicting unit-typed properties to `never` only when
+    /// it sees those types, so an unresolved one would make the result depend on which
+    /// files this checker saw first.
+    pub(super) fn intersection(&mut self, ts: &[TypeId]) -> TypeId {
+        let mut objects: Vec<TypeId> = Vec::new();
+        for &t in ts {
+            self.collect_objects(t, 2, &mut objects);
+        }
+        if objects.len() > 1 {
+            let mut seen: FxHashMap<Atom, Rc<PropSymbol>> = FxHashMap::default();
+            let mut shared: Vec<Rc<PropSymbol>> = Vec::new();
+            for &o in &objects {
+                let TypeKind::Object(obj) = self.types.kind(o) else {
+                    continue;
+                };
+                for name in &obj.order {
+                    let p = &obj.props[name];
+                    if p.optional {
+                        continue;
+                    }
+                    if let Some(first) = seen.get(name) {
+                        if !Rc::ptr_eq(first, p) {
+                            shared.push(first.clone());
+                            shared.push(p.clone());
+                        }
+                    } else {
+                        seen.insert(name.clone(), p.clone());
+                    }
+                }
+            }
+            for p in shared {
+                self.prop_ty(&p);
+            }
+        }
+        self.types.intersection(ts)
+    }
+
+    /// The object types (not mapped ones) among `t` and, `depth` levels down, the members
+    /// of its unions and intersections.
+    fn collect_objects(&self, t: TypeId, depth: u8, out: &mut Vec<TypeId>) {
+        match self.types.kind(t) {
+            TypeKind::Object(_) if self.types.flags(t) & tflags::MAPPED == 0 => out.push(t),
+            TypeKind::Union(ms) | TypeKind::Intersection(ms) if depth > 0 => {
+                for &m in ms.iter() {
+                    self.collect_objects(m, depth - 1, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// A property's type, resolved on first use (as TypeScript resolves member symbols).
     pub(super) fn prop_ty(&mut self, p: &PropSymbol) -> TypeId {
         let t = p.ty.get();
         if t != UNRESOLVED {
             return t;
         }
-        let outer = self.begin_cached();
-        let outer_taint = std::mem::replace(&mut self.inst_taint, false);
+        let mut scope = self.cache_scope();
         let t = match (&p.origin, p.declaration) {
             (Some((origin, mapper)), _) => {
-                let base = self.prop_ty(origin);
-                self.instantiate(base, mapper)
+                let base = scope.prop_ty(origin);
+                scope.instantiate(base, mapper)
             }
-            (None, Some(decl)) => self.type_of_symbol(decl),
+            (None, Some(decl)) => scope.type_of_symbol(decl),
             (None, None) => ids::ANY,
         };
-        let clean = self.end_cached(outer);
-        let tainted = self.inst_taint;
-        if clean && !tainted {
+        if scope.met().cacheable() {
             p.ty.set(t);
         }
-        self.inst_taint = outer_taint || tainted;
         t
     }
 
@@ -173,7 +225,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 if found.is_empty() {
                     None
                 } else {
-                    Some(self.types.intersection(&found))
+                    Some(self.intersection(&found))
                 }
             }
             TypeKind::Keyof(_) | TypeKind::Indexed(..) => Some(ids::ANY),

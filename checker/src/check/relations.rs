@@ -41,23 +41,22 @@ impl<'a, 'b> Checker<'a, 'b> {
             limits::RelationStep::Compare => {}
         }
         self.relating.insert((s, t));
-        let outer_assumed = std::mem::replace(&mut self.assumed, false);
-        let outer_lean = self.begin_cached();
-        let outer_unreliable = self.begin_unreliable();
-        let outer_taint = std::mem::replace(&mut self.inst_taint, false);
-        let r = self.structured_assignable(s, t);
+        let mut scope = self.cache_scope();
+        let r = scope.structured_assignable(s, t);
+        let met = scope.met();
+        if met.unreliable {
+            scope.note_unreliable_pair(s, t);
+        }
         // Property types met through a value placeholder, or instantiations past the depth
         // limit (signatures instantiated in context): not cached for good.
-        let tainted = self.inst_taint;
-        self.inst_taint = outer_taint || tainted;
-        self.end_unreliable(s, t, outer_unreliable);
-        let clean = self.end_cached(outer_lean) && !tainted;
-        let leaned = self.assumed;
-        let outermost = self.finish_relation(s, t, r && leaned && clean);
+        let clean = met.cacheable();
+        let leaned = met.assumed;
+        let outermost = scope.finish_relation(s, t, r && leaned && clean);
         if clean && (!r || !leaned || outermost) {
-            self.relations.insert((s, t), r);
+            scope.relations.insert((s, t), r);
         }
-        self.assumed = outer_assumed || (leaned && r && !outermost);
+        // The outermost relation that leaned on the assumption settles it.
+        scope.assumed = leaned && r && !outermost;
         r
     }
 

@@ -80,19 +80,6 @@ impl<'a, 'b> Checker<'a, 'b> {
         Some(t)
     }
 
-    /// Starts a computation whose result a cache keeps (by type, node or symbol).
-    pub(super) fn begin_cached(&mut self) -> usize {
-        std::mem::replace(&mut self.lean, NO_LEAN)
-    }
-
-    /// Ends what `begin_cached` started; whether its result may be cached (it leaned on no
-    /// placeholder of a resolution still in progress).
-    pub(super) fn end_cached(&mut self, outer: usize) -> bool {
-        let clean = self.lean == NO_LEAN;
-        self.lean = self.lean.min(outer);
-        clean
-    }
-
     /// The value type a symbol has been given (by inference or by a contextual
     /// signature), cached or provisional.
     pub(super) fn known_value_type(&mut self, s: SymbolId) -> Option<TypeId> {

@@ -7,7 +7,7 @@ use swc_ecma_ast::*;
 
 use super::{Checker, Resolution, narrow, node_key};
 use crate::syntax::fn_param_ann;
-use crate::types::{ObjectType, Param, Signature, TypeId, ids};
+use crate::types::{ObjectType, Param, Signature, SymbolType, TypeId, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
     pub(super) fn function_type(&mut self, sigs: Vec<Signature>, origin: u64) -> TypeId {
@@ -29,7 +29,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     .node_symbols
                     .get(&p.name.span.lo.0)
                 {
-                    Some(&s) => self.types.of_symbol(10, s),
+                    Some(&s) => self.types.of_symbol(SymbolType::TypeParam, s),
                     None => ids::UNKNOWN,
                 }
             })

@@ -120,12 +120,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                 if let Some(arg) = &r.arg {
                     let t = self.check_expr(file, arg, expected);
                     let t = self.returned_type(t);
-                    if let Some(expected) = expected
-                        && !self.is_assignable(t, expected)
-                        && !self.report_excess(file, arg, expected)
-                    {
-                        let msg = self.not_assignable(t, expected);
-                        self.report(file, r.span.lo.0, Code::NotAssignable, msg);
+                    if let Some(expected) = expected {
+                        self.check_assignable_to(file, arg, t, expected, r.span.lo.0);
                     }
                 }
             }
@@ -297,12 +293,8 @@ impl<'a, 'b> Checker<'a, 'b> {
             };
             if let Some(init) = &d.init {
                 let t = self.check_expr(file, init, declared);
-                if let (Some(declared), Pat::Ident(b)) = (declared, &d.name)
-                    && !self.is_assignable(t, declared)
-                    && !self.report_excess(file, init, declared)
-                {
-                    let msg = self.not_assignable(t, declared);
-                    self.report(file, b.id.span.lo.0, Code::NotAssignable, msg);
+                if let (Some(declared), Pat::Ident(b)) = (declared, &d.name) {
+                    self.check_assignable_to(file, init, t, declared, b.id.span.lo.0);
                 }
             }
             if let Pat::Ident(b) = &d.name

@@ -6,7 +6,7 @@ use swc_atoms::Atom;
 
 use super::Checker;
 use crate::bind::{DeclRef as BDecl, Imported, SymbolId, flags};
-use crate::types::{Mapper, TypeId, ids};
+use crate::types::{Mapper, SymbolType, TypeId, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
     /// The symbol an entity name (`A`, `A.B.C`) denotes.
@@ -136,7 +136,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         let f = sym.flags;
         if f & flags::TYPE_PARAM != 0 {
             let s = self.merged_type_params.get(&s).copied().unwrap_or(s);
-            return self.types.of_symbol(10, s);
+            return self.types.of_symbol(SymbolType::TypeParam, s);
         }
         if f & (flags::CLASS | flags::INTERFACE) != 0 {
             let params = self.type_params_of(s);
@@ -163,10 +163,10 @@ impl<'a, 'b> Checker<'a, 'b> {
             return self.instantiate(body, &m);
         }
         if f & flags::ENUM != 0 {
-            return self.types.of_symbol(14, s);
+            return self.types.of_symbol(SymbolType::Enum, s);
         }
         if f & flags::ENUM_MEMBER != 0 {
-            return self.types.of_symbol(15, s);
+            return self.types.of_symbol(SymbolType::EnumLiteral, s);
         }
         ids::ERROR
     }
@@ -227,9 +227,10 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
                 self.constraints.insert(s, ids::UNKNOWN);
                 self.alias_stack.push((s, self.deferred));
-                let outer = self.begin_cached();
-                let t = self.type_from_node(file, c);
-                let clean = self.end_cached(outer);
+                let mut scope = self.cache_scope();
+                let t = scope.type_from_node(file, c);
+                let clean = !scope.met().leaned;
+                drop(scope);
                 self.alias_stack.pop();
                 if clean {
                     self.constraints.insert(s, t);
@@ -250,7 +251,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         let f = self.bound.symbol(s).flags;
         let t = if f & (flags::CLASS | flags::INTERFACE) != 0 {
-            self.types.of_symbol(11, s)
+            self.types.of_symbol(SymbolType::Declared, s)
         } else if f & flags::TYPE_ALIAS != 0 {
             if self.links(s).resolving_declared {
                 // A cycle through direct positions: everything on it is circular.
@@ -274,9 +275,10 @@ impl<'a, 'b> Checker<'a, 'b> {
             self.links(s).resolving_declared = true;
             self.alias_stack.push((s, self.deferred));
             let saved_depth = std::mem::replace(&mut self.type_depth, 0);
-            let outer = self.begin_cached();
-            let t = self.type_from_node(file, &a.type_ann);
-            let clean = self.end_cached(outer);
+            let mut scope = self.cache_scope();
+            let t = scope.type_from_node(file, &a.type_ann);
+            let clean = !scope.met().leaned;
+            drop(scope);
             self.type_depth = saved_depth;
             self.alias_stack.pop();
             self.links(s).resolving_declared = false;
@@ -289,9 +291,9 @@ impl<'a, 'b> Checker<'a, 'b> {
                 t
             }
         } else if f & flags::ENUM != 0 {
-            self.types.of_symbol(14, s)
+            self.types.of_symbol(SymbolType::Enum, s)
         } else if f & flags::TYPE_PARAM != 0 {
-            self.types.of_symbol(10, s)
+            self.types.of_symbol(SymbolType::TypeParam, s)
         } else {
             ids::ERROR
         };

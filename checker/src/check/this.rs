@@ -28,10 +28,8 @@ use crate::bind::{DeclRef as BDecl, GLOBAL_FILE, MemberDecl, SymbolId, flags};
 use crate::syntax::{
     expr_entity, thisless_fn_param, thisless_pat, thisless_type, thisless_type_params,
 };
-use crate::types::{Mapper, ObjectType, PropSymbol, TypeId, TypeKind, ids};
+use crate::types::{Mapper, ObjectType, PropSymbol, SymbolType, TypeId, TypeKind, ids};
 
-/// `TypeTable::of_symbol` tag of a class's or interface's `this` type parameter.
-const THIS_TAG: u8 = 17;
 /// Type parameter constraints followed to find what a type parameter's members are.
 const MAX_CONSTRAINT_CHAIN: u32 = 8;
 
@@ -66,17 +64,17 @@ impl<'a> Checker<'a, '_> {
             self.this.partial += 1;
             return None;
         }
-        let before = self.this.partial;
+        let mut scope = self.cache_scope();
         // A class or interface whose bases lead back to it has no members from them: it
         // keeps the simpler treatment (and `TS2506`/`TS2310` are reported for it).
-        let has = !self.base_cycle(s)
+        let has = !scope.base_cycle(s)
             && (f & flags::CLASS != 0
-                || !self.type_params_of(s).is_empty()
-                || !self.thisless_interface(s));
-        self.this.deciding.remove(&s);
-        let p = has.then(|| self.types.of_symbol(THIS_TAG, s));
-        if self.this.partial == before {
-            self.this.params.insert(s, p);
+                || !scope.type_params_of(s).is_empty()
+                || !scope.thisless_interface(s));
+        scope.this.deciding.remove(&s);
+        let p = has.then(|| scope.types.of_symbol(SymbolType::This, s));
+        if !scope.met().partial {
+            scope.this.params.insert(s, p);
         }
         p
     }
@@ -251,11 +249,11 @@ impl<'a> Checker<'a, '_> {
             self.this.partial += 1;
             return Rc::new(ObjectType::default());
         }
-        let before = self.this.partial;
-        let d = Rc::new(self.declared_members(s));
-        self.this.resolving.remove(&s);
-        if self.this.partial == before {
-            self.this.declared.insert(s, d.clone());
+        let mut scope = self.cache_scope();
+        let d = Rc::new(scope.declared_members(s));
+        scope.this.resolving.remove(&s);
+        if !scope.met().partial {
+            scope.this.declared.insert(s, d.clone());
         }
         d
     }
@@ -276,9 +274,9 @@ impl<'a> Checker<'a, '_> {
         let Some(p) = self.this_param(s) else {
             return Rc::new(ObjectType::default());
         };
-        let before = self.this.partial;
-        let declared = self.this_declared(s);
-        let params = self.type_params_of(s);
+        let mut scope = self.cache_scope();
+        let declared = scope.this_declared(s);
+        let params = scope.type_params_of(s);
         let mut from = Vec::with_capacity(params.len() + 1);
         let mut to = Vec::with_capacity(params.len() + 1);
         for (i, &tp) in params.iter().enumerate() {
@@ -296,11 +294,11 @@ impl<'a> Checker<'a, '_> {
             // The type's own parameters and `this`: the declared members themselves.
             declared
         } else {
-            let mapper = Mapper::new(&self.types, &from, &to);
-            Rc::new(self.instantiate_members(&declared, &mapper, params.is_empty()))
+            let mapper = Mapper::new(&scope.types, &from, &to);
+            Rc::new(scope.instantiate_members(&declared, &mapper, params.is_empty()))
         };
-        if r != this_arg && self.this.partial == before {
-            self.this.with_this.insert((r, this_arg), m.clone());
+        if r != this_arg && !scope.met().partial {
+            scope.this.with_this.insert((r, this_arg), m.clone());
         }
         m
     }

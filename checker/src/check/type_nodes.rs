@@ -11,8 +11,8 @@ use crate::diag::Code;
 use crate::syntax;
 use crate::syntax::{entity_of, f_lo, fn_param_ann, ts_type_lo, walk_ts_type};
 use crate::types::{
-    ConditionalRoot, MappedRoot, ObjectType, Prop as PropT, PropSymbol, Signature, TypeId,
-    TypeKind, ids,
+    ConditionalRoot, MappedRoot, ObjectType, Prop as PropT, PropSymbol, Signature, SymbolType,
+    TypeId, TypeKind, ids,
 };
 
 impl<'a, 'b> Checker<'a, 'b> {
@@ -310,13 +310,14 @@ impl<'a, 'b> Checker<'a, 'b> {
                 | TsType::TsMappedType(_)
         ) || matches!(t, TsType::TsTypeRef(r) if r.type_params.is_some());
         self.deferred += defers as u32;
-        let outer = self.begin_cached();
-        let ty = if self.type_depth > MAX_DEPTH {
+        let mut scope = self.cache_scope();
+        let ty = if scope.type_depth > MAX_DEPTH {
             ids::ERROR
         } else {
-            self.type_from_node_uncached(file, t)
+            scope.type_from_node_uncached(file, t)
         };
-        let clean = self.end_cached(outer);
+        let clean = !scope.met().leaned;
+        drop(scope);
         self.deferred -= defers as u32;
         self.type_depth -= 1;
         if clean && self.alias_stack.is_empty() && !matches!(t, TsType::TsThisType(_)) {
@@ -430,7 +431,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                         .iter()
                         .map(|t| self.type_from_node(file, t))
                         .collect();
-                    self.types.intersection(&ts)
+                    self.intersection(&ts)
                 }
             },
             TsType::TsConditionalType(c) => {
@@ -451,7 +452,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 let mut infer_params: Vec<TypeId> = Vec::new();
                 for pos in infers {
                     if let Some(&s) = self.bound.files[file as usize].node_symbols.get(&pos) {
-                        let tp = self.types.of_symbol(10, s);
+                        let tp = self.types.of_symbol(SymbolType::TypeParam, s);
                         if !infer_params.contains(&tp) {
                             infer_params.push(tp);
                         }
@@ -473,7 +474,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 .node_symbols
                 .get(&i.type_param.name.span.lo.0)
             {
-                Some(&s) => self.types.of_symbol(10, s),
+                Some(&s) => self.types.of_symbol(SymbolType::TypeParam, s),
                 None => ids::UNKNOWN,
             },
             TsType::TsParenthesizedType(p) => self.type_from_node(file, &p.type_ann),
@@ -497,7 +498,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 else {
                     return ids::ANY;
                 };
-                let param = self.types.of_symbol(10, k);
+                let param = self.types.of_symbol(SymbolType::TypeParam, k);
                 let constraint = match &m.type_param.constraint {
                     Some(c) => self.type_from_node(file, c),
                     None => ids::STRING,
@@ -636,44 +637,58 @@ impl<'a, 'b> Checker<'a, 'b> {
                         );
                     }
                 }
-                TsTypeElement::TsCallSignatureDecl(c) => {
-                    let sig = self.signature_from_parts(
-                        file,
-                        c.type_params.as_deref(),
-                        &c.params,
-                        c.type_ann.as_deref().map(|a| &*a.type_ann),
-                        false,
-                    );
-                    obj.calls.push(Rc::new(sig));
-                }
-                TsTypeElement::TsConstructSignatureDecl(c) => {
-                    let sig = self.signature_from_parts(
-                        file,
-                        c.type_params.as_deref(),
-                        &c.params,
-                        c.type_ann.as_deref().map(|a| &*a.type_ann),
-                        false,
-                    );
-                    obj.constructs.push(Rc::new(sig));
-                }
-                TsTypeElement::TsIndexSignature(i) => {
-                    let v = i
-                        .type_ann
-                        .as_ref()
-                        .map_or(ids::ANY, |a| self.type_from_node(file, &a.type_ann));
-                    let k = i
-                        .params
-                        .first()
-                        .and_then(fn_param_ann)
-                        .map_or(ids::STRING, |a| self.type_from_node(file, &a.type_ann));
-                    if k == ids::NUMBER {
-                        obj.number_index = Some(v)
-                    } else {
-                        obj.string_index = Some(v)
-                    }
-                }
+                _ => self.add_signature_element(file, m, &mut obj),
             }
         }
         obj
+    }
+
+    /// Adds a call, construct or index signature element of a type literal or interface
+    /// body to `obj`; other elements are the caller's.
+    pub(super) fn add_signature_element(
+        &mut self,
+        file: u32,
+        e: &'a TsTypeElement,
+        obj: &mut ObjectType,
+    ) {
+        match e {
+            TsTypeElement::TsCallSignatureDecl(c) => {
+                let sig = self.signature_from_parts(
+                    file,
+                    c.type_params.as_deref(),
+                    &c.params,
+                    c.type_ann.as_deref().map(|a| &*a.type_ann),
+                    false,
+                );
+                obj.calls.push(Rc::new(sig));
+            }
+            TsTypeElement::TsConstructSignatureDecl(c) => {
+                let sig = self.signature_from_parts(
+                    file,
+                    c.type_params.as_deref(),
+                    &c.params,
+                    c.type_ann.as_deref().map(|a| &*a.type_ann),
+                    false,
+                );
+                obj.constructs.push(Rc::new(sig));
+            }
+            TsTypeElement::TsIndexSignature(i) => {
+                let v = i
+                    .type_ann
+                    .as_ref()
+                    .map_or(ids::ANY, |a| self.type_from_node(file, &a.type_ann));
+                let k = i
+                    .params
+                    .first()
+                    .and_then(fn_param_ann)
+                    .map_or(ids::STRING, |a| self.type_from_node(file, &a.type_ann));
+                if k == ids::NUMBER {
+                    obj.number_index = Some(v)
+                } else {
+                    obj.string_index = Some(v)
+                }
+            }
+            _ => {}
+        }
     }
 }

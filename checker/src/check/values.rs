@@ -8,7 +8,7 @@ use swc_ecma_ast::*;
 use super::{Checker, Resolution, node_key};
 use crate::bind::{self, DeclRef as BDecl, Imported, MemberDecl, PatSource, SymbolId, flags};
 use crate::syntax::{fn_param_ann, is_null_or_undefined};
-use crate::types::{PropSymbol, Signature, TypeId, TypeKind, ids};
+use crate::types::{PropSymbol, Signature, SymbolType, TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
     /// The type of a symbol in a value position.
@@ -45,7 +45,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                         },
                     )) => {
                         let m = *m;
-                        self.types.of_symbol(16, SymbolId { file: m, index: 0 })
+                        self.types
+                            .of_symbol(SymbolType::Module, SymbolId { file: m, index: 0 })
                     }
                     _ => ids::ANY,
                 }
@@ -65,7 +66,9 @@ impl<'a, 'b> Checker<'a, 'b> {
             _ => None,
         };
         let this = match (self.bound.symbol(s).parent, local_owner) {
-            (Some(p), _) if f & flags::STATIC != 0 => self.types.of_symbol(12, p),
+            (Some(p), _) if f & flags::STATIC != 0 => {
+                self.types.of_symbol(SymbolType::ClassStatic, p)
+            }
             (Some(p), _) | (None, Some(p)) => self.this_expr_type(p),
             (None, None) => ids::ANY,
         };
@@ -115,13 +118,13 @@ impl<'a, 'b> Checker<'a, 'b> {
 
     pub(super) fn compute_symbol_type(&mut self, s: SymbolId, f: u32) -> TypeId {
         if f & flags::CLASS != 0 {
-            return self.types.of_symbol(12, s);
+            return self.types.of_symbol(SymbolType::ClassStatic, s);
         }
         if f & flags::ENUM != 0 || (f & flags::NAMESPACE != 0 && f & flags::FUNCTION == 0) {
-            return self.types.of_symbol(13, s);
+            return self.types.of_symbol(SymbolType::Namespace, s);
         }
         if f & flags::ENUM_MEMBER != 0 {
-            return self.types.of_symbol(15, s);
+            return self.types.of_symbol(SymbolType::EnumLiteral, s);
         }
         let decls = self.bound.symbol(s).decls.clone();
         if f & flags::FUNCTION != 0 {
@@ -218,7 +221,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
             Some((file, BDecl::Class(c))) if f & flags::DEFAULT_EXPORT != 0 => {
                 let _ = (file, c);
-                self.types.of_symbol(12, s)
+                self.types.of_symbol(SymbolType::ClassStatic, s)
             }
             _ => ids::ANY,
         }

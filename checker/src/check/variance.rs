@@ -37,7 +37,7 @@ use swc_atoms::Atom;
 
 use super::{Checker, Resolution};
 use crate::bind::{DeclRef as BDecl, GLOBAL_FILE, SymbolId, VARIANCE_MARKERS, flags};
-use crate::types::{Mapper, Signature, TypeId, TypeKind, ids};
+use crate::types::{Mapper, Signature, SymbolType, TypeId, TypeKind, ids};
 
 /// Related when the source argument is assignable to the target's.
 pub(super) const COVARIANT: u8 = 1;
@@ -69,7 +69,7 @@ pub(super) struct Variances {
     /// Relations (of measurements) whose answer met a lenient relation.
     unreliable_pairs: FxHashSet<(TypeId, TypeId)>,
     /// Whether the relation being computed met a lenient relation.
-    unreliable: bool,
+    pub(super) unreliable: bool,
 }
 
 impl<'a> Checker<'a, '_> {
@@ -81,7 +81,7 @@ impl<'a> Checker<'a, '_> {
                 file: GLOBAL_FILE,
                 index: (base + i) as u32,
             };
-            self.types.of_symbol(10, s)
+            self.types.of_symbol(SymbolType::TypeParam, s)
         })
     }
 
@@ -93,7 +93,7 @@ impl<'a> Checker<'a, '_> {
             return None;
         }
         let [sup, sub, _] = self.variance_markers();
-        let t = self.types.of_symbol(10, s);
+        let t = self.types.of_symbol(SymbolType::TypeParam, s);
         Some((t == sub).then_some(sup))
     }
 
@@ -151,51 +151,50 @@ impl<'a> Checker<'a, '_> {
             return Some(v.clone());
         }
         let token = self.begin_resolution(Resolution::Variance(sym))?;
-        let outer_taint = std::mem::replace(&mut self.inst_taint, false);
-        let partial = self.this.partial;
-        self.enter_measurement();
-        let relating = std::mem::take(&mut self.relating);
-        let relation = self.begin_new_relation();
-        let assumed = std::mem::replace(&mut self.assumed, false);
-        let unreliable = std::mem::replace(&mut self.variance.unreliable, false);
-        let [sup_marker, sub_marker, other_marker] = self.variance_markers();
+        let mut scope = self.cache_scope();
+        scope.enter_measurement();
+        let relating = std::mem::take(&mut scope.relating);
+        let relation = scope.begin_new_relation();
+        let [sup_marker, sub_marker, other_marker] = scope.variance_markers();
         let mut out = Vec::with_capacity(params.len());
         for i in 0..params.len() {
-            if let Some(v) = self.written_variance(params[i]) {
+            if let Some(v) = scope.written_variance(params[i]) {
                 out.push(v);
                 continue;
             }
-            self.variance.unreliable = false;
-            let sup = self.marker_type(sym, &params, i, sup_marker);
-            let sub = self.marker_type(sym, &params, i, sub_marker);
+            scope.variance.unreliable = false;
+            let sup = scope.marker_type(sym, &params, i, sup_marker);
+            let sub = scope.marker_type(sym, &params, i, sub_marker);
             let mut v = 0;
-            if self.is_assignable(sub, sup) {
+            if scope.is_assignable(sub, sup) {
                 v |= COVARIANT;
             }
-            if self.is_assignable(sup, sub) {
+            if scope.is_assignable(sup, sub) {
                 v |= CONTRAVARIANT;
             }
             if v == BIVARIANT {
-                let other = self.marker_type(sym, &params, i, other_marker);
-                if self.is_assignable(other, sup) {
+                let other = scope.marker_type(sym, &params, i, other_marker);
+                if scope.is_assignable(other, sup) {
                     v = INDEPENDENT;
                 }
             }
-            if self.variance.unreliable {
+            if scope.variance.unreliable {
                 v |= UNRELIABLE;
             }
             out.push(v);
         }
-        self.variance.unreliable = unreliable;
-        self.assumed = assumed;
-        self.relating = relating;
-        self.end_new_relation(relation);
-        self.leave_measurement();
-        let tainted = self.inst_taint;
-        self.inst_taint = outer_taint || tainted;
+        // The measurement settles its own assumptions and lenient relations (as its
+        // unreliable markers); what it leaned on or ran past is the enclosing one's too.
+        scope.variance.unreliable = false;
+        scope.assumed = false;
+        scope.relating = relating;
+        scope.end_new_relation(relation);
+        scope.leave_measurement();
+        let met = scope.met();
+        drop(scope);
         let settled = self.end_resolution(token, ids::ANY);
         let v: Rc<[u8]> = out.into();
-        if !tainted && self.this.partial == partial {
+        if !met.tainted && !met.partial {
             if settled {
                 self.variance.cache.insert(sym, v.clone());
             } else {
@@ -247,9 +246,11 @@ impl<'a> Checker<'a, '_> {
         }
         std::mem::swap(&mut self.relations, &mut self.variance.relations);
         self.variance.measuring = 0;
-        let unreliable = std::mem::replace(&mut self.variance.unreliable, false);
-        let r = f(self);
-        self.variance.unreliable = unreliable;
+        let mut scope = self.cache_scope();
+        let r = f(&mut scope);
+        // What the ordinary relation met is not the measurement's.
+        scope.variance.unreliable = false;
+        drop(scope);
         self.variance.measuring = measuring;
         std::mem::swap(&mut self.relations, &mut self.variance.relations);
         r
@@ -293,17 +294,11 @@ impl<'a> Checker<'a, '_> {
         }
     }
 
-    /// Starts a relation's computation: whether an outer one met a lenient relation.
-    pub(super) fn begin_unreliable(&mut self) -> bool {
-        std::mem::replace(&mut self.variance.unreliable, false)
-    }
-
-    /// Ends what `begin_unreliable` started for the relation `s` to `t`.
-    pub(super) fn end_unreliable(&mut self, s: TypeId, t: TypeId, outer: bool) {
-        if self.variance.unreliable && self.variance.measuring > 0 {
+    /// Notes that the relation `s` to `t`, computed while measuring, met a lenient one.
+    pub(super) fn note_unreliable_pair(&mut self, s: TypeId, t: TypeId) {
+        if self.variance.measuring > 0 {
             self.variance.unreliable_pairs.insert((s, t));
         }
-        self.variance.unreliable |= outer;
     }
 
     /// Two references to the same generic type (or two instantiations of the same

@@ -236,8 +236,10 @@ impl TypeTable {
 
     /// Whether two object types among `flat` have a required property of the same name
     /// whose types are distinct unit types (TypeScript reduces such intersections, of
-    /// discriminated members, to `never`). Only properties whose types are resolved count,
-    /// and not those of mapped types ([`tflags::MAPPED`]), whose keys are approximate.
+    /// discriminated members, to `never`). Only properties whose types are resolved count
+    /// (the checker's `intersection` resolves the shared ones first, so the answer does not
+    /// depend on what was resolved before), and not those of mapped types
+    /// ([`tflags::MAPPED`]), whose keys are approximate.
     fn conflicting_literal_props(&self, flat: &[TypeId]) -> bool {
         let objs: Vec<&ObjectType> = flat
             .iter()

@@ -7,7 +7,8 @@ use rustc_hash::{FxHashMap, FxHasher};
 use swc_atoms::Atom;
 
 use super::{
-    ConditionalType, MappedType, ObjectType, Type, TypeId, TypeKind, TypeTable, UNRESOLVED, tflags,
+    ConditionalType, MappedType, ObjectType, SymbolType, Type, TypeId, TypeKind, TypeTable,
+    UNRESOLVED, tflags,
 };
 use crate::bind::SymbolId;
 
@@ -231,24 +232,22 @@ impl TypeTable {
     }
 
     /// A type keyed by one symbol (`Declared`, `TypeParam`, `ClassStatic`, ...), interned.
-    pub fn of_symbol(&mut self, tag: u8, sym: SymbolId) -> TypeId {
-        if let Some(&t) = self.singletons.get(&(tag, sym)) {
+    pub fn of_symbol(&mut self, kind: SymbolType, sym: SymbolId) -> TypeId {
+        if let Some(&t) = self.singletons.get(&(kind, sym)) {
             return t;
         }
-        let (kind, flags) = match tag {
-            10 => (TypeKind::TypeParam(sym), tflags::GENERIC),
-            11 => (TypeKind::Declared(sym), 0),
-            12 => (TypeKind::ClassStatic(sym), 0),
-            13 => (TypeKind::Namespace(sym), 0),
-            14 => (TypeKind::Enum(sym), 0),
-            15 => (TypeKind::EnumLiteral(sym), tflags::LITERAL),
-            16 => (TypeKind::Module(sym.file), 0),
-            // The `this` type parameter of a class or interface (`sym`).
-            17 => (TypeKind::TypeParam(sym), tflags::GENERIC | tflags::THIS),
-            _ => unreachable!("unknown symbol type tag {tag}"),
+        let (type_kind, flags) = match kind {
+            SymbolType::TypeParam => (TypeKind::TypeParam(sym), tflags::GENERIC),
+            SymbolType::Declared => (TypeKind::Declared(sym), 0),
+            SymbolType::ClassStatic => (TypeKind::ClassStatic(sym), 0),
+            SymbolType::Namespace => (TypeKind::Namespace(sym), 0),
+            SymbolType::Enum => (TypeKind::Enum(sym), 0),
+            SymbolType::EnumLiteral => (TypeKind::EnumLiteral(sym), tflags::LITERAL),
+            SymbolType::Module => (TypeKind::Module(sym.file), 0),
+            SymbolType::This => (TypeKind::TypeParam(sym), tflags::GENERIC | tflags::THIS),
         };
-        let t = self.push(kind, flags, stable_of(tag, &[sym_key(sym)]));
-        self.singletons.insert((tag, sym), t);
+        let t = self.push(type_kind, flags, stable_of(kind as u8, &[sym_key(sym)]));
+        self.singletons.insert((kind, sym), t);
         t
     }
 

@@ -102,3 +102,39 @@ if (v?.k == null) { const w: { k?: string | null } = v; }
         ["13:27 TS2322"]
     );
 }
+
+#[test]
+fn an_intersection_of_conflicting_expando_properties_is_never_whichever_file_is_checked_first() {
+    // `a.ts` forms the intersection before `b.ts`, whose assignments resolve the
+    // properties, is checked; `c.ts` after. One checker sees all three in that order, three
+    // checkers see one file each: both must reduce the intersection to `never`.
+    let files = [
+        (
+            "a.ts",
+            "import { fa, fb } from \"./b\";\n\
+             declare const ab: typeof fa & typeof fb;\n\
+             export const n: never = ab;\n",
+        ),
+        (
+            "b.ts",
+            "export function fa() {}\n\
+             fa.kind = \"a\" as const;\n\
+             export function fb() {}\n\
+             fb.kind = \"b\" as const;\n",
+        ),
+        (
+            "c.ts",
+            "import { fa, fb } from \"./b\";\n\
+             declare const ab: typeof fa & typeof fb;\n\
+             export const n: never = ab;\n",
+        ),
+    ];
+    for checkers in [1, 3] {
+        let out = checker::run(&crate::corpus(&files), &checker::Options { checkers }).unwrap();
+        assert_eq!(
+            crate::codes(&out),
+            Vec::<String>::new(),
+            "{checkers} checkers"
+        );
+    }
+}

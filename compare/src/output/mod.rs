@@ -1,3 +1,5 @@
-//! What the terminal shows: the progress bar while runs go, the table at the end.
+//! What the terminal shows: the progress bar while runs go, the tables and the report at
+//! the end.
 pub mod progress;
+pub mod report;
 pub mod table;

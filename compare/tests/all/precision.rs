@@ -176,7 +176,7 @@ fn a_row_short_of_the_precision_says_how_many_rounds_it_needs() {
     let needed = versus.rounds_needed.unwrap();
     assert!(needed > 8, "{versus:?}");
     assert_eq!(results.cell("synthetic", 1).unwrap().precise, Some(false));
-    let text = compare::output::table::render_text(&results);
+    let text = compare::output::report::render_text(&results);
     assert!(text.contains(&format!("8 (need {needed})")), "{text}");
 }
 

@@ -13,7 +13,7 @@ fn stored() -> Results {
 
 #[test]
 fn the_terminal_table_has_the_publication_shape() {
-    insta::assert_snapshot!(compare::output::table::render_text(&stored()));
+    insta::assert_snapshot!(compare::output::report::render_text(&stored()));
 }
 
 #[test]
@@ -186,7 +186,7 @@ fn a_cell_whose_control_gets_a_verdict_is_marked_unreliable_in_every_format() {
     let quiet = results.cell("synthetic", 1).unwrap();
     assert!(quiet.unreliable.is_empty(), "{quiet:?}");
 
-    let text = compare::output::table::render_text(&results);
+    let text = compare::output::report::render_text(&results);
     let section = text
         .split("\n\n")
         .find(|s| s.starts_with("synthetic · 8 checkers"))
@@ -303,7 +303,7 @@ fn a_run_far_from_its_rows_median_is_listed_with_its_covariates() {
 #[test]
 fn the_fault_probe_and_the_machine_facts_head_every_report() {
     let results = stored();
-    let text = compare::output::table::render_text(&results);
+    let text = compare::output::report::render_text(&results);
     let markdown = compare::export::markdown::render(&results);
     for report in [&text, &markdown] {
         assert!(report.contains("virtio_balloon bound"), "{report}");

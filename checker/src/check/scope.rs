@@ -1,0 +1,117 @@
+//! A computation whose result a cache keeps, and the signals that forbid keeping it. Five
+//! things make a result depend on the order in which a checker asked for types, so no
+//! cache may keep it for good:
+//!
+//! - a resolution's placeholder it leaned on (`lean`, see `check/resolution.rs`);
+//! - a limit it ran past, or a conditional type chosen by a relation assumed while in
+//!   progress (`inst_taint`, see `check/limits.rs`);
+//! - an in-progress relation it assumed related (`assumed`, see `check/relations.rs`);
+//! - a lenient relation it met while a variance was measured (`variance.unreliable`,
+//!   see `check/variance.rs`);
+//! - a `this` cycle guard it hit (`this.partial`, see `check/this.rs`).
+//!
+//! [`Checker::cache_scope`] starts such a computation: it clears the signals for what runs
+//! inside, [`CacheScope::met`] says which were raised there, and dropping the scope hands
+//! them on to the computation that encloses it (what leaned on a placeholder, its
+//! enclosing computations lean on too), whichever way the scope is left. A site that
+//! settles a signal itself (a relation that settled its own assumption, a measurement
+//! that keeps its unreliable markers) clears it before the scope ends.
+use std::ops::{Deref, DerefMut};
+
+use super::Checker;
+use super::resolution::NO_LEAN;
+
+/// The signals of the computation that encloses a [`CacheScope`], as they were when it
+/// started.
+struct Outer {
+    lean: usize,
+    inst_taint: bool,
+    assumed: bool,
+    unreliable: bool,
+    partial: u32,
+}
+
+/// A computation whose result a cache keeps: the checker, with the signals cleared for
+/// what runs inside; dropping it hands them on to the enclosing computation.
+pub(super) struct CacheScope<'c, 'a, 'b> {
+    cx: &'c mut Checker<'a, 'b>,
+    outer: Outer,
+}
+
+/// Which signals a [`CacheScope`] has raised so far.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Met {
+    /// It leaned on the placeholder of a resolution in progress.
+    pub leaned: bool,
+    /// It ran past a limit (or chose a conditional type by an assumption).
+    pub tainted: bool,
+    /// It assumed an in-progress relation related.
+    pub assumed: bool,
+    /// It met a lenient relation while a variance was measured.
+    pub unreliable: bool,
+    /// It hit a `this` cycle guard.
+    pub partial: bool,
+}
+
+impl Met {
+    /// Neither a placeholder nor a limit decided the result: a cache of types may keep it.
+    pub(super) fn cacheable(self) -> bool {
+        !self.leaned && !self.tainted
+    }
+}
+
+impl<'a, 'b> Checker<'a, 'b> {
+    /// Starts a computation whose result a cache keeps (see the module documentation).
+    pub(super) fn cache_scope(&mut self) -> CacheScope<'_, 'a, 'b> {
+        let outer = Outer {
+            lean: std::mem::replace(&mut self.lean, NO_LEAN),
+            inst_taint: std::mem::replace(&mut self.inst_taint, false),
+            assumed: std::mem::replace(&mut self.assumed, false),
+            unreliable: std::mem::replace(&mut self.variance.unreliable, false),
+            partial: self.this.partial,
+        };
+        CacheScope { cx: self, outer }
+    }
+
+    /// A limit decided what is being computed: no enclosing cache keeps it.
+    pub(super) fn taint(&mut self) {
+        self.inst_taint = true;
+    }
+}
+
+impl CacheScope<'_, '_, '_> {
+    /// The signals raised since the scope started.
+    pub(super) fn met(&self) -> Met {
+        Met {
+            leaned: self.cx.lean != NO_LEAN,
+            tainted: self.cx.inst_taint,
+            assumed: self.cx.assumed,
+            unreliable: self.cx.variance.unreliable,
+            partial: self.cx.this.partial != self.outer.partial,
+        }
+    }
+}
+
+impl<'a, 'b> Deref for CacheScope<'_, 'a, 'b> {
+    type Target = Checker<'a, 'b>;
+
+    fn deref(&self) -> &Self::Target {
+        self.cx
+    }
+}
+
+impl DerefMut for CacheScope<'_, '_, '_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        self.cx
+    }
+}
+
+impl Drop for CacheScope<'_, '_, '_> {
+    fn drop(&mut self) {
+        let cx = &mut *self.cx;
+        cx.lean = cx.lean.min(self.outer.lean);
+        cx.inst_taint |= self.outer.inst_taint;
+        cx.assumed |= self.outer.assumed;
+        cx.variance.unreliable |= self.outer.unreliable;
+    }
+}
