@@ -243,7 +243,8 @@ pub fn predict(results: &Results) -> Vec<Prediction> {
             let Some(policy) = set.contender.slice_policy() else {
                 continue;
             };
-            if set.contender == Contender::SLICE_NOHUGE || !predicts(policy) {
+            // nohuge itself and its A/A control are what the prediction starts from.
+            if policy.thp == ThpPolicy::NoHuge || !predicts(policy) {
                 continue;
             }
             let measured = ok_runs(results, &corpus, checkers, set.contender);
