@@ -375,6 +375,7 @@ mod tests {
             },
             allocator: None,
             workload: None,
+            covariates: Default::default(),
         }
     }
 

@@ -85,10 +85,13 @@ pub fn measure(
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    // SAFETY: the closure runs in the forked child before exec and only makes two
+    // SAFETY: the closure runs in the forked child before exec and only makes
     // async-signal-safe system calls, allocating nothing.
     unsafe {
         command.pre_exec(|| {
+            // A compare started in the background of a shell inherits SIGINT ignored;
+            // every child starts with Ctrl-C's default action, so a Ctrl-C stops it.
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
             if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
                 return Err(io::Error::last_os_error());
             }
