@@ -99,24 +99,28 @@ struct BakeoffArgs {
     outputs: OutputArgs,
 }
 
+/// The most rounds one cell may ask for (`--runs`, `--min-runs`, `--max-runs`): at a
+/// second a run that is weeks of runs per contender, past any honest bake-off.
+const MAX_ROUNDS: i64 = 100_000;
+
 #[derive(Args, Debug)]
 struct ScheduleArgs {
     /// Exactly this many paired rounds per corpus and checker count (each round runs every
     /// contender once), instead of running until --precision.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..), conflicts_with_all = ["precision", "min_runs", "max_runs"])]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_ROUNDS), conflicts_with_all = ["precision", "min_runs", "max_runs"])]
     runs: Option<u32>,
     /// Add rounds until every contender's wall interval is at most ± this many percent
     /// (or --max-runs is reached); the default of the bake-off or of reproduce otherwise.
     #[arg(long, value_name = "PERCENT", value_parser = parse_precision)]
     precision: Option<f64>,
     /// Rounds at least, before the precision is looked at.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(2..))]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(2..=MAX_ROUNDS))]
     min_runs: u32,
     /// Rounds at most (the default of the bake-off or of reproduce otherwise).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(2..))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=MAX_ROUNDS))]
     max_runs: Option<u32>,
     /// Warm-up rounds (every contender once) before each corpus and checker count.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=MAX_ROUNDS))]
     warmup: u32,
     /// Do not run the baseline a second time per round as the A/A control `<baseline>#2`.
     #[arg(long)]

@@ -135,3 +135,8 @@ fn a_corpus_named_twice_is_refused() {
         &["--corpus names `synthetic` twice"],
     );
 }
+
+#[test]
+fn a_round_count_past_any_honest_bake_off_is_refused_before_any_run() {
+    fails_saying(&["--runs", "4294967295"], &["--runs", "1..=100000"]);
+}
