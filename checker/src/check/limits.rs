@@ -15,7 +15,9 @@
 //!   where both sides are deeply nested (`isDeeplyNestedType`: three distinct
 //!   instantiations of one recursion identity on the stack) is *maybe related*,
 //!   and so is one 100 levels deep; maybe results are assumed while in progress and kept
-//!   only once the outermost relation is settled, as every assumption here is.
+//!   only once the outermost relation is settled, as every assumption here is. Being
+//!   deeply nested depends on the stacks above a pair, so the checker's relation cache
+//!   keeps, and is read for, outermost relations only ([`Checker::cached_relation`]).
 //! - **Complexity**: an outermost relation may compute `(16,000,000 - cached relations) / 8`
 //!   relations (`checkTypeRelatedTo`'s `relationCount`), which is what comparing large
 //!   unions of object types runs out of; past it the relation fails, and `TS2859`
