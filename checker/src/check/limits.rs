@@ -15,7 +15,9 @@
 //!   where both sides are deeply nested (`isDeeplyNestedType`: three distinct
 //!   instantiations of one recursion identity on the stack) is *maybe related*,
 //!   and so is one 100 levels deep; maybe results are assumed while in progress and kept
-//!   only once the outermost relation is settled, as every assumption here is.
+//!   only once the outermost relation is settled, as every assumption here is. Being
+//!   deeply nested depends on the stacks above a pair, so the checker's relation cache
+//!   keeps, and is read for, outermost relations only ([`Checker::cached_relation`]).
 //! - **Complexity**: an outermost relation may compute `(16,000,000 - cached relations) / 8`
 //!   relations (`checkTypeRelatedTo`'s `relationCount`), which is what comparing large
 //!   unions of object types runs out of; past it the relation fails, and `TS2859`
@@ -29,6 +31,8 @@
 //! computation ([`Checker::taint`], see `check/scope.rs`), so no instantiation, relation or conditional type cache
 //! keeps it, and what a checker knows never depends on which files it checked first.
 use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
 
 use super::Checker;
 use crate::bind::SymbolId;
@@ -84,6 +88,9 @@ pub(super) struct RelationState {
     maybe_keys: Vec<(TypeId, TypeId)>,
     budget: i64,
     overflow: bool,
+    /// Relations settled inside the outermost relation in progress, kept until it ends
+    /// (the checker's cache keeps outermost relations only, see [`Checker::cached_relation`]).
+    inner: FxHashMap<(TypeId, TypeId), bool>,
 }
 
 /// What a relation about to be computed is to do.
@@ -222,6 +229,7 @@ impl<'a> Checker<'a, '_> {
             let cached = self.relations.len() as i64;
             self.limits.relation.budget = (RELATION_BUDGET - cached) / 8;
             self.limits.relation.overflow = false;
+            self.limits.relation.inner.clear();
         }
         let r = &self.limits.relation;
         if r.overflow || r.budget <= 0 {
@@ -251,6 +259,32 @@ impl<'a> Checker<'a, '_> {
             return RelationStep::Maybe;
         }
         RelationStep::Compare
+    }
+
+    /// The cached relation of `s` to `t`. The checker's cache keeps only outermost
+    /// relations, and is read only where no relation is in progress: whether a pair is
+    /// deeply nested depends on the stacks above it, so a pair settled on its own (as an
+    /// outermost relation, or inside another one) and met again inside a relation would
+    /// cut short a comparison that, computed there, could have been maybe related, and the
+    /// answer would depend on which relations the checker had asked before (which files
+    /// it checked first). Inside a relation, only what that outermost relation settled
+    /// itself is reused, so an outermost relation's answer depends on its pair alone.
+    pub(super) fn cached_relation(&self, s: TypeId, t: TypeId) -> Option<bool> {
+        let r = &self.limits.relation;
+        if r.sources.is_empty() {
+            self.relations.get(&(s, t)).copied()
+        } else {
+            r.inner.get(&(s, t)).copied()
+        }
+    }
+
+    /// Caches the relation of `s` to `t` (see [`Self::cached_relation`]).
+    pub(super) fn cache_relation(&mut self, s: TypeId, t: TypeId, r: bool, outermost: bool) {
+        if outermost {
+            self.relations.insert((s, t), r);
+        } else {
+            self.limits.relation.inner.insert((s, t), r);
+        }
     }
 
     /// Pops what `enter_relation` pushed; one relation of the budget is spent.

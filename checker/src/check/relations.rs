@@ -19,7 +19,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         {
             return true;
         }
-        if let Some(&r) = self.relations.get(&(s, t)) {
+        if let Some(r) = self.cached_relation(s, t) {
             self.cached_relation_unreliable(s, t);
             return r;
         }
@@ -53,7 +53,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         let leaned = met.assumed;
         let outermost = scope.finish_relation(s, t, r && leaned && clean);
         if clean && (!r || !leaned || outermost) {
-            scope.relations.insert((s, t), r);
+            scope.cache_relation(s, t, r, outermost);
         }
         // The outermost relation that leaned on the assumption settles it.
         scope.assumed = leaned && r && !outermost;

@@ -16,6 +16,7 @@ mod inferred_predicates;
 mod intersections;
 mod limits;
 mod outer_type_params;
+mod relation_cache;
 mod report;
 mod resolution;
 mod synthetic;
