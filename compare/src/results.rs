@@ -514,21 +514,23 @@ impl Results {
             path: path.display().to_string(),
             error,
         };
-        // The definitions first: the contenders' names in the rest resolve to them.
-        let value: serde_json::Value = serde_json::from_str(&text).map_err(parse)?;
-        if let Some(definitions) = value.get("definitions") {
-            let definitions: Vec<Definition> =
-                serde_json::from_value(definitions.clone()).map_err(parse)?;
-            for definition in definitions {
-                definition
-                    .register()
-                    .map_err(|error| LoadError::Definition {
-                        path: path.display().to_string(),
-                        error,
-                    })?;
-            }
+        // The definitions first (read in their own pass, keeping the order of each
+        // contender's knobs): the contenders' names in the rest resolve to them.
+        #[derive(Deserialize)]
+        struct Definitions {
+            #[serde(default)]
+            definitions: Vec<Definition>,
         }
-        let mut results: Results = serde_json::from_value(value).map_err(parse)?;
+        let first: Definitions = serde_json::from_str(&text).map_err(parse)?;
+        for definition in first.definitions {
+            definition
+                .register()
+                .map_err(|error| LoadError::Definition {
+                    path: path.display().to_string(),
+                    error,
+                })?;
+        }
+        let mut results: Results = serde_json::from_str(&text).map_err(parse)?;
         results.refresh();
         Ok(results)
     }

@@ -297,7 +297,14 @@ impl Definition {
     /// Checks the definition and interns it: its name then parses to it.
     pub fn register(&self) -> Result<&'static Variant, VariantError> {
         let name = &self.name;
-        if !plain_name(name) || super::builtin(name).is_some() {
+        // A knob contender's name is its spelling (`jemalloc:thp=always`); any other name
+        // is plain and none of the built-in ones.
+        let spelled = self.preload.is_none()
+            && self.env.is_empty()
+            && self
+                .allocator
+                .is_some_and(|base| *name == format!("{}:{}", base.name(), knob_list(&self.knobs)));
+        if !spelled && (!plain_name(name) || super::builtin(name).is_some()) {
             return Err(VariantError::BadName { name: name.clone() });
         }
         let variant = self.check()?;
