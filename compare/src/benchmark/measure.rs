@@ -296,7 +296,10 @@ pub fn judge(contender: Contender, round: usize, measured: &Measurement) -> Run 
     run.digest = report.digest.clone();
     run.figures.vm_hwm_kib = report.process.vm_hwm_kib;
     run.figures.anon_huge_kib = report.process.anon_huge_kib;
-    run.figures.anon_huge_peak_kib = run.figures.anon_huge_peak_kib.max(report.process.anon_huge_kib);
+    run.figures.anon_huge_peak_kib = run
+        .figures
+        .anon_huge_peak_kib
+        .max(report.process.anon_huge_kib);
     let proof = proof(&report);
     if let Err(why) = check_allocator(contender, &proof)
         .and_then(|()| check_slice_service(contender, report.allocator.slice.as_ref()))

@@ -41,8 +41,11 @@ fn prove(key: &str, value: &str) -> Proof {
             KnobType::Ssize | KnobType::I64 => {
                 raw::read::<i64>(name.as_bytes()).map(|v| v.to_string())
             }
-            KnobType::Str => raw::read_str(name.as_bytes())
-                .map(|v| String::from_utf8_lossy(v).trim_end_matches('\0').to_string()),
+            KnobType::Str => raw::read_str(name.as_bytes()).map(|v| {
+                String::from_utf8_lossy(v)
+                    .trim_end_matches('\0')
+                    .to_string()
+            }),
         }
     }
     .map_err(failed)?;

@@ -24,8 +24,8 @@ pub fn prove_hugetlb(value: &str) -> Proof {
     unsafe { libc::free(block) };
     let flags = flags.ok_or("the probe block's mapping is not in /proc/self/smaps")?;
     let advised = flags.split_whitespace().any(|f| f == "hg");
-    let thp = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
-        .unwrap_or_default();
+    let thp =
+        std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").unwrap_or_default();
     let mode = thp
         .split_whitespace()
         .find(|m| m.starts_with('['))
@@ -125,14 +125,19 @@ fn library_version(path: &Path) -> Option<String> {
     // SAFETY: `handle` is a live handle; dlsym only looks the symbol up.
     let symbol = |name: &CStr| unsafe { libc::dlsym(handle, name.as_ptr()) };
     let version = if let Some(f) = non_null(symbol(c"tc_version")) {
-        type TcVersion = unsafe extern "C" fn(*mut c_int, *mut c_int, *mut *const c_char) -> *const c_char;
+        type TcVersion =
+            unsafe extern "C" fn(*mut c_int, *mut c_int, *mut *const c_char) -> *const c_char;
         // SAFETY: gperftools declares `const char* tc_version(int*, int*, const char**)`.
         let tc_version: TcVersion = unsafe { std::mem::transmute(f) };
         let (mut major, mut minor, mut patch) = (0, 0, std::ptr::null());
         // SAFETY: the three out-pointers are valid for writes; the result is static.
         let text = unsafe { tc_version(&mut major, &mut minor, &mut patch) };
         // SAFETY: tc_version returns a static NUL-terminated string or null.
-        (!text.is_null()).then(|| unsafe { CStr::from_ptr(text) }.to_string_lossy().into_owned())
+        (!text.is_null()).then(|| {
+            unsafe { CStr::from_ptr(text) }
+                .to_string_lossy()
+                .into_owned()
+        })
     } else if let Some(f) = non_null(symbol(c"mi_version")) {
         // SAFETY: mimalloc declares `int mi_version(void)`.
         let mi_version: unsafe extern "C" fn() -> c_int = unsafe { std::mem::transmute(f) };
@@ -145,8 +150,13 @@ fn library_version(path: &Path) -> Option<String> {
             format!("mimalloc {}.{}.{}", v / 10_000, v / 100 % 100, v % 100)
         })
     } else if let Some(f) = non_null(symbol(c"mallctl")) {
-        type Mallctl =
-            unsafe extern "C" fn(*const c_char, *mut c_void, *mut usize, *mut c_void, usize) -> c_int;
+        type Mallctl = unsafe extern "C" fn(
+            *const c_char,
+            *mut c_void,
+            *mut usize,
+            *mut c_void,
+            usize,
+        ) -> c_int;
         // SAFETY: jemalloc declares mallctl with this signature.
         let mallctl: Mallctl = unsafe { std::mem::transmute(f) };
         let mut text: *const c_char = std::ptr::null();
@@ -162,8 +172,12 @@ fn library_version(path: &Path) -> Option<String> {
             )
         };
         // SAFETY: on success `text` points to jemalloc's static version string.
-        (status == 0 && !text.is_null())
-            .then(|| format!("jemalloc {}", unsafe { CStr::from_ptr(text) }.to_string_lossy()))
+        (status == 0 && !text.is_null()).then(|| {
+            format!(
+                "jemalloc {}",
+                unsafe { CStr::from_ptr(text) }.to_string_lossy()
+            )
+        })
     } else {
         None
     };

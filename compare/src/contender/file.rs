@@ -156,6 +156,9 @@ mod tests {
             Err(ParseError::Definition(error)) => error.to_string(),
             _ => panic!("an unknown mimalloc option was accepted"),
         };
-        assert!(error.contains("allow_thq") && error.contains("allow_thp"), "{error}");
+        assert!(
+            error.contains("allow_thq") && error.contains("allow_thp"),
+            "{error}"
+        );
     }
 }

@@ -105,7 +105,9 @@ mod pairs {
         impl<'de> Visitor<'de> for Pairs {
             type Value = Vec<(String, String)>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a table of KEY = \"VALUE\" (numbers and booleans are taken as written)")
+                f.write_str(
+                    "a table of KEY = \"VALUE\" (numbers and booleans are taken as written)",
+                )
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                 let mut pairs = Vec::new();
@@ -194,7 +196,10 @@ pub enum VariantError {
         why: String,
     },
     #[error("contender `{name}`: a preload runs the system child; it cannot be on {allocator}")]
-    PreloadBase { name: String, allocator: &'static str },
+    PreloadBase {
+        name: String,
+        allocator: &'static str,
+    },
     #[error(
         "contender name `{name}` is taken or malformed: a name is letters, digits, `-`, `_`, `.` \
          and not one of the built-in contenders"

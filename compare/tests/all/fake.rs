@@ -84,7 +84,6 @@ pub fn report(contender: Contender, corpus: &str, checkers: usize, digest: &str)
         process: ProcessReport {
             vm_hwm_kib: 4096,
             anon_huge_kib: 0,
-            anon_huge_peak_kib: 0,
         },
     }
 }
