@@ -207,3 +207,53 @@ fn a_control_of_a_knob_contender_runs_its_child_under_its_own_name() {
     assert_eq!(control.binary_name(), "checkbench-jemalloc");
     assert!(control.variant().is_some());
 }
+
+#[test]
+fn the_example_contenders_file_of_the_readme_parses() {
+    tcmalloc();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/contenders.example.toml");
+    let file = compare::contender::file::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<String> = file.run.iter().map(|c| c.to_string()).collect();
+    assert_eq!(names.len(), 10, "{names:?}");
+    assert!(names.contains(&"jemalloc:thp=always".to_string()));
+    let defined: Vec<String> = file.defined.iter().map(|c| c.to_string()).collect();
+    assert_eq!(
+        defined,
+        [
+            "mimalloc-nothp",
+            "glibc-hugetlb",
+            "tcmalloc",
+            "jemalloc-eager"
+        ]
+    );
+    let eager = file.defined[3].variant().unwrap();
+    assert_eq!(
+        eager.child_env()[0],
+        (
+            "_RJEM_MALLOC_CONF".to_string(),
+            "abort_conf:true,thp:always,dirty_decay_ms:0,muzzy_decay_ms:0".to_string()
+        )
+    );
+    let readme = include_str!("../../README.md");
+    assert!(
+        readme.contains("data/contenders.example.toml"),
+        "the README shows the example file"
+    );
+}
+
+#[test]
+fn a_results_file_with_knob_and_named_contenders_loads_back() {
+    tcmalloc();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("results.json");
+    let mut results = crate::fake::plan(&["slice-nohuge"], &[1], 1, 0);
+    let knob = contender("jemalloc:thp=always,dirty_decay_ms=0");
+    let preload = contender(&format!("preload:tcmalloc-saved={TCMALLOC}"));
+    results.settings.contenders.extend([knob, preload]);
+    results.refresh();
+    std::fs::write(&path, serde_json::to_vec(&results).unwrap()).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\"definitions\""), "{text}");
+    let loaded = compare::results::Results::load(&path).unwrap();
+    assert_eq!(loaded.settings.contenders[1..], [knob, preload]);
+}
