@@ -62,7 +62,13 @@ pub enum UnknownContender {
     #[error("unknown contender `{name}`; known contenders: {CONTENDER_NAMES}")]
     Name { name: String },
     #[error(transparent)]
-    Variant(#[from] VariantError),
+    Variant(Box<VariantError>),
+}
+
+impl From<VariantError> for UnknownContender {
+    fn from(error: VariantError) -> Self {
+        UnknownContender::Variant(Box::new(error))
+    }
 }
 
 impl Contender {

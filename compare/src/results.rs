@@ -487,7 +487,7 @@ pub enum LoadError {
     #[error("{path}: {error}")]
     Definition {
         path: String,
-        error: crate::contender::VariantError,
+        error: Box<crate::contender::VariantError>,
     },
 }
 
@@ -527,7 +527,7 @@ impl Results {
                 .register()
                 .map_err(|error| LoadError::Definition {
                     path: path.display().to_string(),
-                    error,
+                    error: Box::new(error),
                 })?;
         }
         let mut results: Results = serde_json::from_str(&text).map_err(parse)?;

@@ -132,11 +132,10 @@ fn library_version(path: &Path) -> Option<String> {
         let (mut major, mut minor, mut patch) = (0, 0, std::ptr::null());
         // SAFETY: the three out-pointers are valid for writes; the result is static.
         let text = unsafe { tc_version(&mut major, &mut minor, &mut patch) };
-        // SAFETY: tc_version returns a static NUL-terminated string or null.
         (!text.is_null()).then(|| {
-            unsafe { CStr::from_ptr(text) }
-                .to_string_lossy()
-                .into_owned()
+            // SAFETY: tc_version returns a static NUL-terminated string, not null here.
+            let text = unsafe { CStr::from_ptr(text) };
+            text.to_string_lossy().into_owned()
         })
     } else if let Some(f) = non_null(symbol(c"mi_version")) {
         // SAFETY: mimalloc declares `int mi_version(void)`.
@@ -171,12 +170,10 @@ fn library_version(path: &Path) -> Option<String> {
                 0,
             )
         };
-        // SAFETY: on success `text` points to jemalloc's static version string.
         (status == 0 && !text.is_null()).then(|| {
-            format!(
-                "jemalloc {}",
-                unsafe { CStr::from_ptr(text) }.to_string_lossy()
-            )
+            // SAFETY: on success `text` points to jemalloc's static version string.
+            let text = unsafe { CStr::from_ptr(text) };
+            format!("jemalloc {}", text.to_string_lossy())
         })
     } else {
         None

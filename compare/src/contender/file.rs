@@ -52,7 +52,10 @@ pub enum FileError {
         error: Box<toml::de::Error>,
     },
     #[error("--contenders-file {path}: {error}")]
-    Definition { path: String, error: VariantError },
+    Definition {
+        path: String,
+        error: Box<VariantError>,
+    },
     #[error("--contenders-file {path}: in `contenders`: {error}")]
     List {
         path: String,
@@ -74,7 +77,10 @@ pub fn load(path: &Path) -> Result<Contenders, FileError> {
             path: shown,
             error: Box::new(error),
         },
-        ParseError::Definition(error) => FileError::Definition { path: shown, error },
+        ParseError::Definition(error) => FileError::Definition {
+            path: shown,
+            error: Box::new(error),
+        },
         ParseError::List(error) => FileError::List { path: shown, error },
         ParseError::Empty => FileError::Empty { path: shown },
     })
