@@ -140,6 +140,7 @@ fn contender_table(
         "minor faults",
         "wall s (min-max)",
         "RSS MiB",
+        "huge MiB peak/end",
         "rounds",
         "ok",
         "allocator",
@@ -185,6 +186,13 @@ fn contender_table(
                 absolute_wall,
                 set.median.map_or("-".to_string(), |m| {
                     format!("{:.1}", m.rss_kib() / KIB_PER_MIB)
+                }),
+                set.median.map_or("-".to_string(), |m| {
+                    format!(
+                        "{:.0}/{:.0}",
+                        m.anon_huge_peak_kib.max(m.anon_huge_kib) / KIB_PER_MIB,
+                        m.anon_huge_kib / KIB_PER_MIB
+                    )
                 }),
                 rounds_cell(set, precision_pct),
                 format!("{}/{}", set.ok_runs, set.runs.len()),
