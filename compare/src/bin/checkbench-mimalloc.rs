@@ -37,11 +37,14 @@ fn identity() -> Result<checker::AllocatorIdentity, String> {
 
 fn prove(key: &str, value: &str) -> Proof {
     let option = knobs::mimalloc_option(key).ok_or(format!("mimalloc has no option {key}"))?;
-    let asked = knobs::mimalloc_value(value).ok_or(format!("{value} is not a number"))?;
+    let mut asked = knobs::mimalloc_value(value).ok_or(format!("{value} is not a number"))?;
+    if knobs::MIMALLOC_SIZES_IN_KIB.contains(&key) {
+        asked = (asked.max(0) + 1023) / 1024;
+    }
     // SAFETY: `option` is an index of mimalloc 3's mi_option_t (checked above).
     let read = unsafe { libmimalloc_sys::mi_option_get(option) } as i64;
     if read != asked {
-        return Err(format!("mi_option_get({key}) reads {read}"));
+        return Err(format!("mi_option_get({key}) reads {read}, not {asked}"));
     }
     let mut how = format!("mi_option_get reads {read}");
     if key == "allow_thp" {

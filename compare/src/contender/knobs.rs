@@ -122,6 +122,15 @@ pub const MIMALLOC_OPTIONS: &[Option<&str>] = &[
     Some("arena_is_numa_local"),
 ];
 
+/// The mimalloc options that hold a size: given in bytes, kept (and read back) in KiB,
+/// rounded up.
+pub const MIMALLOC_SIZES_IN_KIB: &[&str] = &[
+    "reserve_os_memory",
+    "arena_reserve",
+    "minimal_purge_size",
+    "arena_max_object_size",
+];
+
 /// The glibc malloc tunables a system child can prove: `hugetlb` (`glibc.malloc.hugetlb`),
 /// 0 or 1, proven by whether glibc advised a fresh mmapped chunk MADV_HUGEPAGE.
 pub const SYSTEM_KNOBS: &[&str] = &["hugetlb"];
