@@ -257,3 +257,22 @@ fn a_results_file_with_knob_and_named_contenders_loads_back() {
     let loaded = compare::results::Results::load(&path).unwrap();
     assert_eq!(loaded.settings.contenders[1..], [knob, preload]);
 }
+
+#[test]
+fn a_name_defined_twice_differently_is_refused_and_a_built_in_name_cannot_be_taken() {
+    tcmalloc();
+    contender(&format!("preload:tcmalloc-twice={TCMALLOC}"));
+    assert_eq!(
+        contender(&format!("preload:tcmalloc-twice={TCMALLOC}")).to_string(),
+        "tcmalloc-twice",
+        "the same definition again is the same contender"
+    );
+    let other = "preload:tcmalloc-twice=/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal_debug.so.4";
+    let error = other.parse::<Contender>().unwrap_err().to_string();
+    assert!(error.contains("defined twice"), "{error}");
+    let error = format!("preload:jemalloc={TCMALLOC}")
+        .parse::<Contender>()
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("`jemalloc` is taken"), "{error}");
+}
