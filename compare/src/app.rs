@@ -87,9 +87,14 @@ struct BakeoffArgs {
     /// Checker thread counts (comma-separated).
     #[arg(long, value_delimiter = ',', default_value = "1,8", value_parser = clap::value_parser!(u32).range(1..=checker::MAX_CHECKERS as i64))]
     checkers: Vec<u32>,
-    /// Contenders (comma-separated).
+    /// Contenders (comma-separated): built-in names, ALLOCATOR:KEY=VALUE[,KEY=VALUE...],
+    /// preload:NAME=PATH, or names a --contenders-file defines.
     #[arg(long, default_value = DEFAULT_CONTENDERS)]
     contenders: String,
+    /// TOML file of named contenders (base allocator, knobs, environment, preload); without
+    /// --contenders, the bake-off runs the file's `contenders` list, or all it defines.
+    #[arg(long, value_name = "FILE")]
+    contenders_file: Option<PathBuf>,
     /// The contender every other is compared against; added to the contenders if missing.
     #[arg(long, default_value = "slice-nohuge")]
     baseline: String,
@@ -339,8 +344,15 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
         }
         None => {
             let args = cli.bakeoff;
-            let mut contenders =
-                contender::parse_list(&args.contenders).context("in --contenders")?;
+            let from_file = match &args.contenders_file {
+                Some(path) => Some(contender::file::load(path)?),
+                None => None,
+            };
+            let given = matches.value_source("contenders") == Some(ValueSource::CommandLine);
+            let mut contenders = match from_file {
+                Some(file) if !given => file.run,
+                _ => contender::parse_list(&args.contenders).context("in --contenders")?,
+            };
             if contenders.is_empty() {
                 bail!("--contenders names no contender");
             }

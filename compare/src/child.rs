@@ -7,6 +7,10 @@ use std::process::ExitCode;
 
 use serde::{Deserialize, Serialize};
 
+use crate::contender::variant::KNOBS_ENV;
+
+pub mod system;
+
 /// The argument a child answers with its [`BuildInfo`] as JSON, instead of running.
 pub const BUILD_INFO_ARG: &str = "--build-info";
 
@@ -44,23 +48,81 @@ impl std::fmt::Display for BuildInfo {
     }
 }
 
+/// The knobs this child was asked to prove (`CHECKBENCH_KNOBS`), in order.
+pub fn asked_knobs() -> Vec<(String, String)> {
+    let list = std::env::var(KNOBS_ENV).unwrap_or_default();
+    list.split(',')
+        .filter_map(|piece| piece.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// What proves one knob: `Ok(how it was read back)` when it holds the value asked for,
+/// `Err(what was found instead)` otherwise.
+pub type Proof = Result<String, String>;
+
+/// Proves every knob asked for with `prove(key, value)` and adds each proof to
+/// `allocator`'s identity: `jemalloc 5.3.1 [thp=always: opt.thp reads "always"]`. A knob
+/// that did not take effect is an error naming it: **a knob that did not take effect fails
+/// the run.**
+pub fn prove_knobs(
+    allocator: &mut checker::AllocatorIdentity,
+    mut prove: impl FnMut(&str, &str) -> Proof,
+) -> Result<(), String> {
+    let mut proofs = Vec::new();
+    for (key, value) in asked_knobs() {
+        match prove(&key, &value) {
+            Ok(how) => proofs.push(format!("{key}={value}: {how}")),
+            Err(found) => {
+                return Err(format!(
+                    "the {} knob {key}={value} did not take effect: {found}",
+                    allocator.name
+                ));
+            }
+        }
+    }
+    if !proofs.is_empty() {
+        allocator.identity = format!("{} [{}]", allocator.identity, proofs.join("; "));
+    }
+    Ok(())
+}
+
+/// `main` of a child binary whose allocator must first prove its knobs (and, for a
+/// preload, itself): an error there fails the child with exit code 3 before any work.
+pub fn main_proven(allocator: Result<checker::AllocatorIdentity, String>) -> ExitCode {
+    if is_build_info() {
+        return build_info();
+    }
+    match allocator {
+        Ok(allocator) => checker::cli::main(allocator),
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(3)
+        }
+    }
+}
+
+fn is_build_info() -> bool {
+    std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == BUILD_INFO_ARG)
+}
+
+fn build_info() -> ExitCode {
+    match serde_json::to_string(&BuildInfo::current()) {
+        Ok(json) => {
+            println!("{json}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: serialising the build info: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// `main` of a child binary: answers [`BUILD_INFO_ARG`], otherwise runs the checker's
 /// command line under `allocator`.
 pub fn main(allocator: checker::AllocatorIdentity) -> ExitCode {
-    if std::env::args_os()
-        .nth(1)
-        .is_some_and(|a| a == BUILD_INFO_ARG)
-    {
-        return match serde_json::to_string(&BuildInfo::current()) {
-            Ok(json) => {
-                println!("{json}");
-                ExitCode::SUCCESS
-            }
-            Err(error) => {
-                eprintln!("error: serialising the build info: {error}");
-                ExitCode::FAILURE
-            }
-        };
-    }
-    checker::cli::main(allocator)
+    main_proven(Ok(allocator))
 }

@@ -4,6 +4,12 @@ use std::str::FromStr;
 
 use slice_alloc::{Policy, ThpPolicy};
 
+pub mod file;
+pub mod knobs;
+pub mod variant;
+
+pub use variant::{Definition, Variant, VariantError};
+
 /// The switch point of the plain `hybrid` policy, in MiB.
 pub const DEFAULT_SWITCH_MIB: u32 = 8;
 
@@ -19,6 +25,9 @@ pub enum Contender {
     Jemalloc,
     /// The C library's malloc behind Rust's `System`.
     System,
+    /// An allocator with knobs, a preloaded malloc or a contender of a contenders file
+    /// (see [`variant`]), interned so that the contender stays `Copy`.
+    Variant(&'static Variant),
     /// `<baseline>#2`: the baseline run a second time in every round, its own row. Its
     /// interval against the baseline is the cell's noise floor (an A/A comparison).
     Control(Repeated),
@@ -32,6 +41,7 @@ pub enum Repeated {
     Mimalloc,
     Jemalloc,
     System,
+    Variant(&'static Variant),
 }
 
 /// What a control's name adds to its baseline's: `slice-nohuge#2`.
@@ -44,12 +54,22 @@ pub const DEFAULT_CONTENDERS: &str =
 /// Every spelling `Contender::from_str` accepts, for error messages.
 pub const CONTENDER_NAMES: &str = "slice-nohuge, slice-hybrid, slice-huge, slice-adaptive, \
 slice-hybrid@N (N in MiB), slice-hybrid+populate, slice-hybrid+collapse, mimalloc, jemalloc, \
-system; NAME#2 is the A/A control of NAME";
+system; NAME#2 is the A/A control of NAME; ALLOCATOR:KEY=VALUE[,KEY=VALUE...] for mimalloc, \
+jemalloc or system with knobs; preload:NAME=PATH for any malloc; the names of a \
+--contenders-file";
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[error("unknown contender `{name}`; known contenders: {CONTENDER_NAMES}")]
-pub struct UnknownContender {
-    pub name: String,
+pub enum UnknownContender {
+    #[error("unknown contender `{name}`; known contenders: {CONTENDER_NAMES}")]
+    Name { name: String },
+    #[error(transparent)]
+    Variant(Box<VariantError>),
+}
+
+impl From<VariantError> for UnknownContender {
+    fn from(error: VariantError) -> Self {
+        UnknownContender::Variant(Box::new(error))
+    }
 }
 
 impl Contender {
@@ -81,6 +101,7 @@ impl Contender {
             Contender::Mimalloc => Repeated::Mimalloc,
             Contender::Jemalloc => Repeated::Jemalloc,
             Contender::System => Repeated::System,
+            Contender::Variant(variant) => Repeated::Variant(variant),
             Contender::Control(_) => return None,
         };
         Some(Contender::Control(repeated))
@@ -93,6 +114,7 @@ impl Contender {
             Contender::Control(Repeated::Mimalloc) => Contender::Mimalloc,
             Contender::Control(Repeated::Jemalloc) => Contender::Jemalloc,
             Contender::Control(Repeated::System) => Contender::System,
+            Contender::Control(Repeated::Variant(variant)) => Contender::Variant(variant),
             other => other,
         }
     }
@@ -107,7 +129,16 @@ impl Contender {
             Contender::Slice(_) => "slice",
             Contender::Mimalloc => "mimalloc",
             Contender::Jemalloc => "jemalloc",
+            Contender::Variant(variant) => variant.allocator_name(),
             Contender::System | Contender::Control(_) => "system",
+        }
+    }
+
+    /// The variant this contender runs, if it is one (a control of one included).
+    pub fn variant(&self) -> Option<&'static Variant> {
+        match self.runs_as() {
+            Contender::Variant(variant) => Some(variant),
+            _ => None,
         }
     }
 
@@ -117,6 +148,11 @@ impl Contender {
             Contender::Slice(_) => "checkbench-slice",
             Contender::Mimalloc => "checkbench-mimalloc",
             Contender::Jemalloc => "checkbench-jemalloc",
+            Contender::Variant(variant) => match variant.base {
+                variant::Base::Mimalloc => "checkbench-mimalloc",
+                variant::Base::Jemalloc => "checkbench-jemalloc",
+                variant::Base::System => "checkbench-system",
+            },
             Contender::System | Contender::Control(_) => "checkbench-system",
         }
     }
@@ -153,6 +189,7 @@ impl fmt::Display for Contender {
                 Ok(())
             }
             Contender::Control(_) => write!(f, "{}{CONTROL_SUFFIX}", self.runs_as()),
+            Contender::Variant(variant) => f.write_str(&variant.name),
             other => f.write_str(other.allocator_name()),
         }
     }
@@ -162,32 +199,62 @@ impl FromStr for Contender {
     type Err = UnknownContender;
 
     fn from_str(name: &str) -> Result<Self, Self::Err> {
-        let unknown = || UnknownContender {
+        let unknown = || UnknownContender::Name {
             name: name.to_string(),
         };
         if let Some(repeated) = name.trim().strip_suffix(CONTROL_SUFFIX) {
-            let base: Contender = repeated.parse().map_err(|_| unknown())?;
+            let base: Contender = repeated.parse().map_err(|e| match e {
+                UnknownContender::Name { .. } => unknown(),
+                other => other,
+            })?;
             return base.control().ok_or_else(unknown);
         }
-        match name.trim() {
-            "mimalloc" => Ok(Contender::Mimalloc),
-            "jemalloc" => Ok(Contender::Jemalloc),
-            "system" => Ok(Contender::System),
-            other => {
-                let policy = other.strip_prefix("slice-").ok_or_else(unknown)?;
-                policy
-                    .parse::<Policy>()
-                    .map(Contender::Slice)
-                    .map_err(|_| unknown())
-            }
+        if let Some(variant) = variant::parse(name) {
+            return Ok(Contender::Variant(variant?));
+        }
+        if let Some(contender) = builtin(name.trim()) {
+            return Ok(contender);
+        }
+        Variant::named(name.trim())
+            .map(Contender::Variant)
+            .ok_or_else(unknown)
+    }
+}
+
+/// A built-in contender by its name.
+fn builtin(name: &str) -> Option<Contender> {
+    match name {
+        "mimalloc" => Some(Contender::Mimalloc),
+        "jemalloc" => Some(Contender::Jemalloc),
+        "system" => Some(Contender::System),
+        other => {
+            let policy = other.strip_prefix("slice-")?;
+            policy.parse::<Policy>().ok().map(Contender::Slice)
         }
     }
 }
 
-/// Parses a comma-separated list of contenders, dropping repeats but keeping order.
+/// Parses a comma-separated list of contenders, dropping repeats but keeping order. A
+/// piece `KEY=VALUE` without `:` continues the knobs of the piece before it, so
+/// `jemalloc:thp=always,dirty_decay_ms=0,system` is two contenders.
 pub fn parse_list(list: &str) -> Result<Vec<Contender>, UnknownContender> {
+    let mut names: Vec<String> = Vec::new();
+    for piece in list.split(',').filter(|name| !name.trim().is_empty()) {
+        match names.last_mut() {
+            Some(last)
+                if piece.contains('=')
+                    && !piece.contains(':')
+                    && last.contains(':')
+                    && !last.starts_with("preload:") =>
+            {
+                last.push(',');
+                last.push_str(piece.trim());
+            }
+            _ => names.push(piece.trim().to_string()),
+        }
+    }
     let mut contenders = Vec::new();
-    for name in list.split(',').filter(|name| !name.trim().is_empty()) {
+    for name in names {
         let contender = name.parse()?;
         if !contenders.contains(&contender) {
             contenders.push(contender);

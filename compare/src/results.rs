@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::calibrate::Calibration;
-use crate::contender::Contender;
+use crate::contender::{Contender, Definition};
 use crate::environment::Environment;
 use crate::stats::{self, Metric, Ratio};
 
@@ -29,6 +29,11 @@ pub struct Results {
     /// The fault cost probe of each invocation that measured runs, oldest first.
     #[serde(default)]
     pub calibrations: Vec<Calibration>,
+    /// The definition of every contender beyond the built-in ones (knobs, preloads, a
+    /// contenders file's), so that their names parse back when the file is loaded.
+    /// Recomputed from the contenders; absent in files from before there were any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub definitions: Vec<Definition>,
 }
 
 /// What was asked for: the plan a resumed bake-off must continue.
@@ -235,6 +240,11 @@ pub struct Figures<T, N> {
     pub major_faults: N,
     /// Anonymous memory in transparent huge pages at the child's end (AnonHugePages), in KiB.
     pub anon_huge_kib: N,
+    /// The most anonymous memory in transparent huge pages the child held during the run,
+    /// in KiB: the parent's samples of its AnonHugePages (/proc/PID/smaps_rollup, every
+    /// 100 ms) and its own figure at the end. 0 in files from before it was sampled.
+    #[serde(default)]
+    pub anon_huge_peak_kib: N,
 }
 
 /// Medians, minima or maxima over the successful runs.
@@ -289,6 +299,7 @@ impl Summary {
             minor_faults: field(|f| f.minor_faults as f64)?,
             major_faults: field(|f| f.major_faults as f64)?,
             anon_huge_kib: field(|f| f.anon_huge_kib as f64)?,
+            anon_huge_peak_kib: field(|f| f.anon_huge_peak_kib as f64)?,
         })
     }
 }
@@ -473,6 +484,11 @@ pub enum LoadError {
         path: String,
         error: serde_json::Error,
     },
+    #[error("{path}: {error}")]
+    Definition {
+        path: String,
+        error: Box<crate::contender::VariantError>,
+    },
 }
 
 impl Results {
@@ -484,6 +500,7 @@ impl Results {
             results: Vec::new(),
             cells: Vec::new(),
             calibrations: Vec::new(),
+            definitions: Vec::new(),
         }
     }
 
@@ -493,11 +510,27 @@ impl Results {
             path: path.display().to_string(),
             error,
         })?;
-        let mut results: Results =
-            serde_json::from_str(&text).map_err(|error| LoadError::Parse {
-                path: path.display().to_string(),
-                error,
-            })?;
+        let parse = |error| LoadError::Parse {
+            path: path.display().to_string(),
+            error,
+        };
+        // The definitions first (read in their own pass, keeping the order of each
+        // contender's knobs): the contenders' names in the rest resolve to them.
+        #[derive(Deserialize)]
+        struct Definitions {
+            #[serde(default)]
+            definitions: Vec<Definition>,
+        }
+        let first: Definitions = serde_json::from_str(&text).map_err(parse)?;
+        for definition in first.definitions {
+            definition
+                .register()
+                .map_err(|error| LoadError::Definition {
+                    path: path.display().to_string(),
+                    error: Box::new(error),
+                })?;
+        }
+        let mut results: Results = serde_json::from_str(&text).map_err(parse)?;
         results.refresh();
         Ok(results)
     }
@@ -659,6 +692,16 @@ impl Results {
 
     /// Recomputes digest verdicts, summaries, ratios and cells from the runs.
     pub fn refresh(&mut self) {
+        self.definitions = Vec::new();
+        let contenders = self.settings.contenders.iter().copied();
+        for contender in contenders.chain(self.results.iter().map(|set| set.contender)) {
+            if let Some(variant) = contender.variant() {
+                let definition = variant.definition();
+                if !self.definitions.contains(&definition) {
+                    self.definitions.push(definition);
+                }
+            }
+        }
         self.settle_digests();
         for set in &mut self.results {
             let ok: Vec<&Run> = set.runs.iter().filter(|run| run.status.is_ok()).collect();

@@ -3,7 +3,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use crate::contender::Contender;
+use crate::contender::{Contender, variant};
 
 /// The environment variable that selects the slice allocator's policy in a child.
 pub const SLICE_POLICY_ENV: &str = "CHECKBENCH_SLICE";
@@ -66,6 +66,29 @@ impl Launcher for Binaries {
             Some(policy) => command.env(SLICE_POLICY_ENV, policy.to_string()),
             None => command.env_remove(SLICE_POLICY_ENV),
         };
+        isolate_knobs(&mut command, request.contender);
         command
+    }
+}
+
+/// Gives `command` the environment of `contender`'s knobs, preload and extra variables,
+/// and removes every other contender's (and any the user's shell set): **each knob
+/// reaches only its own child**.
+pub fn isolate_knobs(command: &mut Command, contender: Contender) {
+    for key in variant::CONTROLLED_ENV {
+        command.env_remove(key);
+    }
+    for (key, _) in std::env::vars_os() {
+        if key
+            .to_str()
+            .is_some_and(|k| k.starts_with(variant::MIMALLOC_ENV_PREFIX))
+        {
+            command.env_remove(key);
+        }
+    }
+    if let Some(variant) = contender.variant() {
+        for (key, value) in variant.child_env() {
+            command.env(key, value);
+        }
     }
 }

@@ -35,6 +35,8 @@ pub struct Measurement {
     pub steal_s: Option<f64>,
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
+    /// The largest AnonHugePages of the child's samples, in KiB (0 if none was taken).
+    pub anon_huge_peak_kib: u64,
 }
 
 /// The fields of the child's rusage the bake-off uses.
@@ -71,6 +73,23 @@ pub fn steal_seconds() -> Option<f64> {
 
 /// How often the watchdog looks at the stop flag while a child runs.
 const STOP_POLL: Duration = Duration::from_millis(50);
+/// How often the child's AnonHugePages is sampled: as VmHWM is the peak of RSS, the peak
+/// of huge pages needs samples, since an allocator may hold them only for a while (glibc
+/// with `hugetlb=1` peaks at 12 MiB on typeorm and holds none at its end).
+const HUGE_SAMPLE: Duration = Duration::from_millis(100);
+
+/// AnonHugePages of process `pid` (/proc/PID/smaps_rollup), in KiB.
+fn anon_huge_kib(pid: libc::pid_t) -> Option<u64> {
+    let rollup = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
+    rollup
+        .lines()
+        .find_map(|line| line.strip_prefix("AnonHugePages:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
+}
 
 /// Spawns `command` with piped output, reads both pipes to the end and reaps the child
 /// with wait4. A watchdog selects over the child's exit, the time limit and `stop` (set
@@ -137,6 +156,8 @@ pub fn measure(
     });
     let deadline = timeout.map_or_else(crossbeam_channel::never, crossbeam_channel::after);
     let poll = crossbeam_channel::tick(STOP_POLL);
+    let sample = crossbeam_channel::tick(HUGE_SAMPLE);
+    let mut anon_huge_peak_kib = 0;
     let mut timed_out = None;
     let (reaped, wall) = loop {
         crossbeam_channel::select! {
@@ -147,6 +168,9 @@ pub fn measure(
             }
             recv(poll) -> _ => if stop.load(Ordering::SeqCst) {
                 kill(pid);
+            },
+            recv(sample) -> _ => if let Some(kib) = anon_huge_kib(pid) {
+                anon_huge_peak_kib = anon_huge_peak_kib.max(kib);
             }
         }
     };
@@ -171,6 +195,7 @@ pub fn measure(
         steal_s,
         stdout,
         stderr,
+        anon_huge_peak_kib,
     })
 }
 
@@ -229,6 +254,7 @@ pub fn judge(contender: Contender, round: usize, measured: &Measurement) -> Run 
             minor_faults: measured.rusage.minor_faults,
             major_faults: measured.rusage.major_faults,
             anon_huge_kib: 0,
+            anon_huge_peak_kib: measured.anon_huge_peak_kib,
         },
         allocator: None,
         workload: None,
@@ -273,6 +299,10 @@ pub fn judge(contender: Contender, round: usize, measured: &Measurement) -> Run 
     run.digest = report.digest.clone();
     run.figures.vm_hwm_kib = report.process.vm_hwm_kib;
     run.figures.anon_huge_kib = report.process.anon_huge_kib;
+    run.figures.anon_huge_peak_kib = run
+        .figures
+        .anon_huge_peak_kib
+        .max(report.process.anon_huge_kib);
     let proof = proof(&report);
     if let Err(why) = check_allocator(contender, &proof)
         .and_then(|()| check_slice_service(contender, report.allocator.slice.as_ref()))
@@ -321,6 +351,30 @@ fn check_allocator(contender: Contender, proof: &AllocatorProof) -> Result<(), S
             "wrong allocator: asked for {expected}, the child reports {:?}",
             proof.name
         ));
+    }
+    if let Some(variant) = contender.variant() {
+        for (key, value) in &variant.knobs {
+            if !proof.identity.contains(&format!("{key}={value}: ")) {
+                return Err(format!(
+                    "unproven knob: asked for {key}={value}, the child's identity {:?} does not \
+                     prove it",
+                    proof.identity
+                ));
+            }
+        }
+        if let Some(path) = &variant.preload {
+            let file = std::fs::canonicalize(path)
+                .ok()
+                .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .unwrap_or_default();
+            if file.is_empty() || !proof.identity.starts_with(&file) {
+                return Err(format!(
+                    "unproven preload: asked for {}, the child reports {:?}",
+                    path.display(),
+                    proof.identity
+                ));
+            }
+        }
     }
     if let Some(asked) = contender.slice_policy() {
         let reported = proof.policy.as_deref().unwrap_or("");

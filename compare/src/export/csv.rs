@@ -55,6 +55,9 @@ const COLUMNS: &[Column] = &[
     ("minor_faults", |l| l.figures.minor_faults.to_string()),
     ("major_faults", |l| l.figures.major_faults.to_string()),
     ("anon_huge_kib", |l| l.figures.anon_huge_kib.to_string()),
+    ("anon_huge_peak_kib", |l| {
+        l.figures.anon_huge_peak_kib.to_string()
+    }),
     ("started_unix_s", |l| {
         opt(l.covariates.map(|c| c.started_unix_s))
     }),
@@ -120,6 +123,7 @@ impl Exporter for CsvExporter {
                         minor_faults: f.minor_faults as f64,
                         major_faults: f.major_faults as f64,
                         anon_huge_kib: f.anon_huge_kib as f64,
+                        anon_huge_peak_kib: f.anon_huge_peak_kib as f64,
                     },
                     covariates: Some(run.covariates),
                     versus: None,

@@ -140,6 +140,7 @@ fn contender_table(
         "minor faults",
         "wall s (min-max)",
         "RSS MiB",
+        "huge MiB peak/end",
         "rounds",
         "ok",
         "allocator",
@@ -185,6 +186,13 @@ fn contender_table(
                 absolute_wall,
                 set.median.map_or("-".to_string(), |m| {
                     format!("{:.1}", m.rss_kib() / KIB_PER_MIB)
+                }),
+                set.median.map_or("-".to_string(), |m| {
+                    format!(
+                        "{:.0}/{:.0}",
+                        m.anon_huge_peak_kib.max(m.anon_huge_kib) / KIB_PER_MIB,
+                        m.anon_huge_kib / KIB_PER_MIB
+                    )
                 }),
                 rounds_cell(set, precision_pct),
                 format!("{}/{}", set.ok_runs, set.runs.len()),
@@ -259,8 +267,8 @@ pub fn fault_sys_table(results: &Results) -> Option<Table> {
                     continue;
                 };
                 let Some(median) = set.median else { continue };
-                let Some(predicted) =
-                    calibration.predicted_sys_s(median.minor_faults, median.anon_huge_kib)
+                let huge_kib = median.anon_huge_peak_kib.max(median.anon_huge_kib);
+                let Some(predicted) = calibration.predicted_sys_s(median.minor_faults, huge_kib)
                 else {
                     continue;
                 };
@@ -269,7 +277,7 @@ pub fn fault_sys_table(results: &Results) -> Option<Table> {
                     checkers.to_string(),
                     contender.to_string(),
                     count(median.minor_faults),
-                    format!("{:.0}", median.anon_huge_kib / 2048.0),
+                    format!("{:.0}", huge_kib / 2048.0),
                     format!("{predicted:.3}"),
                     format!("{:.3}", median.sys_s),
                     format!("{:.0}%", 100.0 * predicted / median.sys_s.max(1e-9)),

@@ -140,3 +140,62 @@ fn a_corpus_named_twice_is_refused() {
 fn a_round_count_past_any_honest_bake_off_is_refused_before_any_run() {
     fails_saying(&["--runs", "4294967295"], &["--runs", "1..=100000"]);
 }
+
+#[test]
+fn an_unknown_knob_is_named_with_the_known_ones_before_any_run() {
+    fails_saying(
+        &["--contenders", "jemalloc:thq=always"],
+        &["jemalloc has no knob `thq`", "thp", "dirty_decay_ms"],
+    );
+    fails_saying(
+        &["--contenders", "mimalloc:allow_thq=0"],
+        &["mimalloc has no knob `allow_thq`", "allow_thp"],
+    );
+    fails_saying(
+        &["--contenders", "system:hugepages=1"],
+        &["system has no knob `hugepages`", "hugetlb"],
+    );
+}
+
+#[test]
+fn an_unknown_allocator_with_knobs_is_named_with_those_that_take_knobs() {
+    fails_saying(
+        &["--contenders", "tcmalloc:x=1"],
+        &[
+            "unknown allocator `tcmalloc`",
+            "mimalloc, jemalloc and system",
+            "preload:NAME=PATH",
+        ],
+    );
+}
+
+#[test]
+fn a_knob_value_of_the_wrong_kind_is_refused() {
+    fails_saying(
+        &["--contenders", "jemalloc:dirty_decay_ms=soon"],
+        &["dirty_decay_ms", "`soon`", "an integer"],
+    );
+}
+
+#[test]
+fn a_preload_of_a_missing_library_is_refused_before_any_run() {
+    fails_saying(
+        &["--contenders", "preload:ghost=/nowhere/libghost.so"],
+        &["preload library /nowhere/libghost.so", "No such file"],
+    );
+}
+
+#[test]
+fn a_contenders_file_with_an_unknown_field_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("contenders.toml");
+    std::fs::write(
+        &file,
+        "[[contender]]\nname = \"x\"\nallocator = \"jemalloc\"\nknbos = {}\n",
+    )
+    .unwrap();
+    fails_saying(
+        &["--contenders-file", file.to_str().unwrap()],
+        &["--contenders-file", "contenders.toml", "knbos"],
+    );
+}

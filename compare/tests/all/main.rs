@@ -4,6 +4,7 @@ mod careless;
 mod child_builds;
 mod children;
 mod fake;
+mod knobs;
 mod model;
 mod no_fetch;
 mod precision;

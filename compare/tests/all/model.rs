@@ -21,6 +21,7 @@ fn run(contender: Contender, faults: u64, rss_kib: u64, slices: Vec<[u64; 3]>) -
             minor_faults: faults,
             major_faults: 0,
             anon_huge_kib: 0,
+            anon_huge_peak_kib: 0,
         },
         allocator: Some(AllocatorProof {
             name: "slice".to_string(),

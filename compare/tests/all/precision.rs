@@ -43,6 +43,7 @@ fn timed(round: usize, wall_s: f64) -> Run {
             minor_faults: 100,
             major_faults: 0,
             anon_huge_kib: 0,
+            anon_huge_peak_kib: 0,
         },
         allocator: None,
         workload: None,
