@@ -729,22 +729,17 @@ fn check_resumable(path: &Path, previous: &Settings, asked: &Settings, extend: b
         }
     }
     let most = |s: &Settings| s.max_runs.unwrap_or(s.min_runs);
+    let rounds = format!(
+        "rounds {}..={} instead of {}..={}",
+        asked.min_runs,
+        most(asked),
+        previous.min_runs,
+        most(previous)
+    );
     if asked.min_runs < previous.min_runs || most(asked) < most(previous) {
-        shrinks.push(format!(
-            "rounds {}..={} instead of {}..={}",
-            asked.min_runs,
-            most(asked),
-            previous.min_runs,
-            most(previous)
-        ));
+        shrinks.push(rounds);
     } else if asked.min_runs != previous.min_runs || most(asked) != most(previous) {
-        changes.push(format!(
-            "rounds {}..={} instead of {}..={}",
-            asked.min_runs,
-            most(asked),
-            previous.min_runs,
-            most(previous)
-        ));
+        changes.push(rounds);
     }
     if asked.precision_pct != previous.precision_pct {
         changes.push("another --precision".to_string());

@@ -1,32 +1,12 @@
 //! Careless use and unkind ends: two outputs on one file, two bake-offs on one results
 //! file, a hung child, a killed or terminated compare. None of them loses a finished run
 //! or leaves a child behind.
-use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use compare::child::BuildInfo;
-
-/// A folder of fake children named `checkbench-mimalloc` that answer `--build-info` as a
-/// release build of these sources and run `script` otherwise.
 fn children(script: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let info = BuildInfo {
-        profile: "release".to_string(),
-        ..BuildInfo::current()
-    };
-    let path = dir.path().join("checkbench-mimalloc");
-    std::fs::write(
-        &path,
-        format!(
-            "#!/bin/sh\nif [ \"$1\" = --build-info ]; then echo '{}'; exit 0; fi\n{script}\n",
-            serde_json::to_string(&info).unwrap()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    dir
+    crate::fake::mimalloc_children(script)
 }
 
 fn compare(dir: &Path, children: &Path, args: &[&str]) -> Command {

@@ -185,3 +185,26 @@ pub fn plan(contenders: &[&str], checkers: &[usize], runs: usize, warmup: usize)
         },
     )
 }
+
+/// A folder holding a fake `checkbench-mimalloc` that answers `--build-info` as a release
+/// build of these sources and runs the shell `script` otherwise: a child compare accepts,
+/// run through the real binary with `--children`.
+pub fn mimalloc_children(script: &str) -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let info = compare::child::BuildInfo {
+        profile: "release".to_string(),
+        ..compare::child::BuildInfo::current()
+    };
+    let path = dir.path().join("checkbench-mimalloc");
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = --build-info ]; then echo '{}'; exit 0; fi\n{script}\n",
+            serde_json::to_string(&info).unwrap()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}

@@ -1,28 +1,10 @@
 //! A resumed bake-off measures what the file's runs measured, or refuses.
-use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use compare::child::BuildInfo;
-
 /// A folder with a fake `checkbench-mimalloc` that fails every run quickly.
 fn children() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let info = BuildInfo {
-        profile: "release".to_string(),
-        ..BuildInfo::current()
-    };
-    let path = dir.path().join("checkbench-mimalloc");
-    std::fs::write(
-        &path,
-        format!(
-            "#!/bin/sh\nif [ \"$1\" = --build-info ]; then echo '{}'; exit 0; fi\necho 'error: fake' >&2; exit 1\n",
-            serde_json::to_string(&info).unwrap()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    dir
+    crate::fake::mimalloc_children("echo 'error: fake' >&2; exit 1")
 }
 
 fn compare(dir: &Path, children: &Path, args: &[&str]) -> Output {
