@@ -23,9 +23,9 @@ const COMMIT_FIGURES: &str = include_str!("../data/commit-figures.tsv");
 const NATIVE_CHECKER: &str = include_str!("../data/native-checker.tsv");
 
 /// Rounds of `reproduce` when the command line does not say: the six contenders and the
-/// control on ten cells at about 1.1 s a run on a shared 2-core machine make 40 rounds
-/// about 53 minutes (with --ablations, 12 runs a round, about 90), reaching about ±4% on
-/// wall time where ±2% would take about 150 rounds.
+/// control on ten cells make 40 rounds 55 minutes on a quiet 2-core machine (measured at
+/// 847760f; with --ablations, 12 runs a round, about 90), reaching ±3.2% to ±4.8% on the
+/// control's wall time where ±2% would take 100 to 220 rounds at that host's noise.
 pub const ROUNDS: RoundDefaults = RoundDefaults {
     precision_pct: 2.0,
     max_runs: 40,
