@@ -5,7 +5,9 @@
 //!
 //! **What it proves**: every process of the command that bound `malloc` (the program's own
 //! references and glibc's internal ones) bound it to the contender's library (or, for
-//! `system`, to glibc's `libc.so.6`), so every `malloc` call of those processes went there.
+//! `system`, to glibc's `libc.so.6`), directly or through a program's PLT entry that is
+//! itself bound there ([`Process::elsewhere`]), so every `malloc` call of those processes
+//! went there.
 //! It does not prove that a process called `malloc` at all, nor anything of a statically
 //! linked program (ld.so never runs for it; see [`super::elf`]). The measured runs share the
 //! probe's command and environment but for the `LD_DEBUG` variables, so ld.so binds them alike.
@@ -26,8 +28,27 @@ pub struct Process {
     pub pid: String,
     /// The object whose reference was bound first: the program (as ld.so names it).
     pub program: String,
-    /// Every object `malloc` was bound to.
-    pub targets: Vec<String>,
+    /// Every binding of `malloc`: `(referencing object, object it was bound to)`.
+    pub bindings: Vec<(String, String)>,
+}
+
+impl Process {
+    /// The first object `malloc` was bound to that does not pass calls on to the expected
+    /// allocator, if any. A non-PIE program that takes `malloc`'s address has its PLT entry
+    /// as the canonical address (ld.so then binds other objects' address references to the
+    /// program), and that entry jumps through the program's own binding: such an object
+    /// serves nothing itself when its own reference is bound to the expected allocator.
+    pub fn elsewhere(&self, is_expected: impl Fn(&str) -> bool) -> Option<&str> {
+        let forwards = |object: &str| {
+            self.bindings
+                .iter()
+                .any(|(from, to)| from == object && to != object && is_expected(to))
+        };
+        self.bindings
+            .iter()
+            .map(|(_, to)| to.as_str())
+            .find(|to| !is_expected(to) && !forwards(to))
+    }
 }
 
 /// The `malloc` bindings of one `LD_DEBUG=bindings` output, `(from, to)` per line.
@@ -67,18 +88,13 @@ fn processes(dir: &Path) -> std::io::Result<Vec<Process>> {
         else {
             continue;
         };
-        let mut targets: Vec<String> = Vec::new();
-        for (_, to) in &bindings {
-            if !targets.contains(to) {
-                targets.push(to.clone());
-            }
-        }
+        let program = program.clone();
         found.insert(
             pid.parse::<u64>().unwrap_or(0),
             Process {
                 pid: pid.to_string(),
-                program: program.clone(),
-                targets,
+                program,
+                bindings,
             },
         );
     }
@@ -130,11 +146,7 @@ pub fn prove(
         ));
     }
     for process in &processes {
-        if let Some(other) = process
-            .targets
-            .iter()
-            .find(|t| !is_expected(t, expected.as_deref()))
-        {
+        if let Some(other) = process.elsewhere(|to| is_expected(to, expected.as_deref())) {
             return Err(format!(
                 "process {} ({}) bound malloc to {other}, not to {wanted}",
                 process.pid, process.program
@@ -204,6 +216,26 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn a_program_whose_plt_entry_is_malloc_s_canonical_address_passes_calls_on() {
+        let jemalloc = "/usr/lib/libjemalloc.so.2";
+        let text = format!(
+            "1:\tbinding file /lib/libc.so.6 [0] to /usr/bin/python3 [0]: normal symbol `malloc'\n\
+             1:\tbinding file /usr/bin/python3 [0] to /usr/bin/python3 [0]: normal symbol `malloc'\n\
+             1:\tbinding file /usr/bin/python3 [0] to {jemalloc} [0]: normal symbol `malloc'\n"
+        );
+        let forwarding = Process {
+            bindings: malloc_bindings(&text),
+            ..Process::default()
+        };
+        assert_eq!(forwarding.elsewhere(|to| to == jemalloc), None);
+        let own = Process {
+            bindings: malloc_bindings(&text.replace(jemalloc, "/usr/bin/python3")),
+            ..Process::default()
+        };
+        assert_eq!(own.elsewhere(|to| to == jemalloc), Some("/usr/bin/python3"));
     }
 
     #[test]
