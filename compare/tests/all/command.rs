@@ -271,3 +271,27 @@ fn a_statically_linked_command_is_refused_before_any_run() {
         &["/sbin/ldconfig", "statically linked"],
     );
 }
+
+#[test]
+fn a_slice_run_whose_program_escapes_the_preload_is_a_failed_run_with_the_reason() {
+    let (out, dir) = compare(
+        &library_dir(),
+        &[
+            "--command",
+            "exec env -u LD_PRELOAD sort /dev/null",
+            "--contenders",
+            "slice-hybrid",
+            "--baseline",
+            "slice-hybrid",
+            "--no-control",
+            "--runs",
+            "1",
+        ],
+    );
+    assert!(!out.status.success(), "no run was ok, so compare fails");
+    let results = load(&dir);
+    let hybrid = set(&results, "slice-hybrid");
+    assert_eq!(hybrid["ok_runs"], 0);
+    let status = hybrid["runs"][0]["status"].as_str().unwrap();
+    assert!(status.contains("no slice statistics line"), "{status}");
+}
