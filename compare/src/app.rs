@@ -11,8 +11,9 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::benchmark::children::{CHILD_PROFILE, Origin};
-use crate::benchmark::launcher::Binaries;
+use crate::benchmark::launcher::{Binaries, Launcher};
 use crate::benchmark::runner::{self, Outcome, Runner};
+use crate::benchmark::schedule::Slot;
 use crate::calibrate::Calibration;
 use crate::child::BuildInfo;
 use crate::contender::{self, Contender, DEFAULT_CONTENDERS};
@@ -98,6 +99,15 @@ struct BakeoffArgs {
     /// The contender every other is compared against; added to the contenders if missing.
     #[arg(long, default_value = "slice-nohuge")]
     baseline: String,
+    /// Measure this shell command (run as `sh -c CMD`; repeatable, each its own cell)
+    /// instead of the checker, every contender by LD_PRELOAD; not with --corpus, --checkers
+    /// or --cache-dir.
+    #[arg(long = "command", id = "commands", value_name = "CMD")]
+    commands: Vec<String>,
+    /// With --command: do not compare the command's standard output between runs (by
+    /// default a run whose output differs from the majority's is a failed run).
+    #[arg(long, requires = "commands")]
+    no_digest: bool,
     #[command(flatten)]
     schedule: ScheduleArgs,
     #[command(flatten)]
@@ -363,13 +373,18 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
             let mut checkers: Vec<usize> = args.checkers.iter().map(|&n| n as usize).collect();
             checkers.sort_unstable();
             checkers.dedup();
-            let corpora: Vec<String> = args
+            let mut corpora: Vec<String> = args
                 .corpus
                 .iter()
                 .map(|c| c.trim())
                 .filter(|c| !c.is_empty())
                 .map(absolute_corpus)
                 .collect();
+            let command = crate::command::cli::plan(&args.commands, args.no_digest, matches)?;
+            if let Some((commands, _)) = &command {
+                corpora = commands.clone();
+                checkers = vec![1];
+            }
             if corpora.is_empty() {
                 bail!("--corpus names no corpus");
             }
@@ -394,9 +409,11 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
                 seed: args.schedule.seed(),
                 corpus_digests: BTreeMap::new(),
                 outputs: BTreeMap::new(),
+                command: command.map(|(_, settings)| settings),
             };
             if let Some(path) = &args.schedule.resume {
                 let previous = Results::load(path)?.settings;
+                crate::command::cli::continue_workload(&mut settings, &previous, matches);
                 continue_plan(&mut settings, previous, matches);
             }
             check_rounds(&mut settings, BAKEOFF_ROUNDS)?;
@@ -497,14 +514,111 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
     let pending = runner::pending(&results);
     let mut contenders: Vec<Contender> = pending.iter().map(|slot| slot.contender).collect();
     contenders.dedup();
+    let timeout = (schedule.timeout > 0).then(|| Duration::from_secs(schedule.timeout));
+    let launcher: Box<dyn Launcher> = match results.settings.command {
+        Some(command) => {
+            let mut cells: Vec<usize> = pending.iter().map(|slot| slot.corpus).collect();
+            cells.dedup();
+            let commands: Vec<String> = cells
+                .iter()
+                .map(|&i| results.settings.corpora[i].clone())
+                .collect();
+            Box::new(crate::command::launcher::prepare(
+                &origin,
+                &contenders,
+                &commands,
+                command.digest,
+                timeout,
+            )?)
+        }
+        None => Box::new(prepare_checker(
+            &mut results,
+            &origin,
+            &contenders,
+            &pending,
+            schedule,
+            timeout,
+        )?),
+    };
+    // Children inherit the parent's resident high-water mark through fork into their
+    // ru_maxrss; hand the corpora's freed heap back before the first fork.
+    // SAFETY: malloc_trim only releases free memory of the C allocator, which serves this
+    // process (compare installs no global allocator).
+    unsafe { libc::malloc_trim(0) };
+    eprintln!("{}", results.environment.summary());
+    eprintln!("{}", results.environment.machine_summary());
+    if !pending.is_empty() && !schedule.no_calibration {
+        eprintln!("measuring the cost of 4 KiB and 2 MiB page faults (about 15 s)");
+        results.calibrations.push(Calibration::measure());
+    }
+    let checkout = environment::checkout_revision();
+    if let Some(warning) =
+        environment::stale_build_warning(environment::BUILD_REVISION, checkout.as_deref())
+    {
+        eprintln!("warning: {warning}");
+    }
+
+    static STOP: AtomicBool = AtomicBool::new(false);
+    // Ctrl-C, SIGTERM and SIGHUP alike: the child in flight is killed and discarded,
+    // every finished run is kept, and the table and the resume hint are printed.
+    ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst))
+        .context("installing the Ctrl-C and SIGTERM handler")?;
+    let progress = Progress::stderr();
+    let runner = Runner {
+        launcher: launcher.as_ref(),
+        stop: &STOP,
+        outputs: &outputs,
+        progress: &progress,
+    };
+    let outcome = runner.run(&mut results)?;
+    drop(progress);
+    outputs.write_all(&results)?;
+    print!("{}", report::render_text(&results));
+    let kept: Vec<String> = outputs.paths().map(|p| p.display().to_string()).collect();
+    match outcome {
+        Outcome::Finished => {
+            if !kept.is_empty() {
+                eprintln!("written: {}", kept.join(", "));
+            }
+            let any_ok = results.results.iter().any(|set| set.ok_runs > 0);
+            Ok(if any_ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        Outcome::Interrupted => {
+            match outputs.path(Format::Json) {
+                Some(json) => eprintln!(
+                    "interrupted: the finished runs are kept in {}; continue with --resume {}",
+                    kept.join(", "),
+                    json.display()
+                ),
+                None => eprintln!("interrupted: pass --json FILE to keep runs for --resume"),
+            }
+            Ok(ExitCode::from(EXIT_INTERRUPTED))
+        }
+    }
+}
+
+/// Before the first run of a checker bake-off: the child binaries built and checked, and
+/// every corpus opened (fetched if needed) and its digest recorded.
+fn prepare_checker(
+    results: &mut Results,
+    origin: &Origin,
+    contenders: &[Contender],
+    pending: &[Slot],
+    schedule: &ScheduleArgs,
+    timeout: Option<Duration>,
+) -> Result<Binaries> {
     let children = origin
-        .prepare(&contenders)
+        .prepare(contenders)
         .context("preparing the child binaries before the first run")?;
-    record_children(&mut results, children, schedule.resume.as_deref())?;
+    record_children(results, children, schedule.resume.as_deref())?;
     let binaries = Binaries {
         dir: origin.dir(),
         cache_dir: schedule.cache_dir.clone(),
-        timeout: (schedule.timeout > 0).then(|| Duration::from_secs(schedule.timeout)),
+        timeout,
     };
     let settings = &results.settings;
     let recorded = settings.corpus_digests.clone();
@@ -549,65 +663,7 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
         digests.push((corpus.clone(), digest));
     }
     results.settings.corpus_digests.extend(digests);
-    // Children inherit the parent's resident high-water mark through fork into their
-    // ru_maxrss; hand the corpora's freed heap back before the first fork.
-    // SAFETY: malloc_trim only releases free memory of the C allocator, which serves this
-    // process (compare installs no global allocator).
-    unsafe { libc::malloc_trim(0) };
-    eprintln!("{}", results.environment.summary());
-    eprintln!("{}", results.environment.machine_summary());
-    if !pending.is_empty() && !schedule.no_calibration {
-        eprintln!("measuring the cost of 4 KiB and 2 MiB page faults (about 15 s)");
-        results.calibrations.push(Calibration::measure());
-    }
-    let checkout = environment::checkout_revision();
-    if let Some(warning) =
-        environment::stale_build_warning(environment::BUILD_REVISION, checkout.as_deref())
-    {
-        eprintln!("warning: {warning}");
-    }
-
-    static STOP: AtomicBool = AtomicBool::new(false);
-    // Ctrl-C, SIGTERM and SIGHUP alike: the child in flight is killed and discarded,
-    // every finished run is kept, and the table and the resume hint are printed.
-    ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst))
-        .context("installing the Ctrl-C and SIGTERM handler")?;
-    let progress = Progress::stderr();
-    let runner = Runner {
-        launcher: &binaries,
-        stop: &STOP,
-        outputs: &outputs,
-        progress: &progress,
-    };
-    let outcome = runner.run(&mut results)?;
-    drop(progress);
-    outputs.write_all(&results)?;
-    print!("{}", report::render_text(&results));
-    let kept: Vec<String> = outputs.paths().map(|p| p.display().to_string()).collect();
-    match outcome {
-        Outcome::Finished => {
-            if !kept.is_empty() {
-                eprintln!("written: {}", kept.join(", "));
-            }
-            let any_ok = results.results.iter().any(|set| set.ok_runs > 0);
-            Ok(if any_ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            })
-        }
-        Outcome::Interrupted => {
-            match outputs.path(Format::Json) {
-                Some(json) => eprintln!(
-                    "interrupted: the finished runs are kept in {}; continue with --resume {}",
-                    kept.join(", "),
-                    json.display()
-                ),
-                None => eprintln!("interrupted: pass --json FILE to keep runs for --resume"),
-            }
-            Ok(ExitCode::from(EXIT_INTERRUPTED))
-        }
-    }
+    Ok(binaries)
 }
 
 /// Records the children's builds in the results; a resumed bake-off refuses children
@@ -644,10 +700,10 @@ fn continue_plan(settings: &mut Settings, previous: Settings, matches: &ArgMatch
             .value_source(id)
             .is_none_or(|s| s == ValueSource::DefaultValue)
     };
-    if defaulted("corpus") {
+    if defaulted("corpus") && defaulted("commands") {
         settings.corpora = previous.corpora;
     }
-    if defaulted("checkers") {
+    if defaulted("checkers") && settings.command.is_none() {
         settings.checkers = previous.checkers;
     }
     if defaulted("contenders") {
@@ -747,6 +803,10 @@ fn check_resumable(path: &Path, previous: &Settings, asked: &Settings, extend: b
     for (what, differs) in [
         ("baseline", asked.baseline != previous.baseline),
         ("A/A control", asked.control != previous.control),
+        (
+            "workload (command or checker, digest)",
+            asked.command != previous.command,
+        ),
         ("seed", asked.seed != previous.seed),
     ] {
         if differs {

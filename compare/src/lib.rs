@@ -3,6 +3,7 @@ pub mod app;
 pub mod benchmark;
 pub mod calibrate;
 pub mod child;
+pub mod command;
 pub mod contender;
 pub mod environment;
 pub mod export;

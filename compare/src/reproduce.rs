@@ -68,6 +68,7 @@ pub fn settings(ablations: bool, min_runs: usize, warmup: usize) -> Settings {
         seed: 0,
         corpus_digests: Default::default(),
         outputs: Default::default(),
+        command: None,
     }
 }
 

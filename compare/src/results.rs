@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::calibrate::Calibration;
+use crate::command::CommandSettings;
+use crate::command::proof::CommandProof;
 use crate::contender::{Contender, Definition};
 use crate::environment::Environment;
 use crate::stats::{self, Metric, Ratio};
@@ -70,6 +72,10 @@ pub struct Settings {
     /// `--svg`), as absolute paths: a resumed bake-off keeps writing them.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub outputs: BTreeMap<String, PathBuf>,
+    /// A command bake-off (`--command`): `corpora` holds the commands, `checkers` is `[1]`.
+    /// Absent for a checker bake-off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<CommandSettings>,
 }
 
 /// How many rounds a plan gets when the command line does not say.
@@ -121,6 +127,17 @@ impl Settings {
             entrants.push(control);
         }
         entrants
+    }
+
+    /// How tables and progress name a cell: `trpc · 8 checkers`, or a command in backquotes.
+    pub fn cell_label(&self, corpus: &str, checkers: usize) -> String {
+        match self.command {
+            Some(_) => format!("`{corpus}`"),
+            None => format!(
+                "{corpus} · {checkers} checker{}",
+                if checkers == 1 { "" } else { "s" }
+            ),
+        }
     }
 
     /// The most rounds any corpus and checker count gets.
@@ -389,12 +406,24 @@ pub struct AllocatorProof {
     /// carved any (what [`crate::model`] predicts every policy's faults and RSS from).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub slices: Vec<[u64; 3]>,
+    /// Command bake-offs: what the proof of the run showed (see [`crate::command::proof`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<CommandProof>,
 }
 
 impl AllocatorProof {
     /// One line for tables: `mimalloc 3.3.2`, `slice hybrid@8 (3 arenas, 12 switches)`.
     /// A git-describe identity keeps 9 digits of its hash: `5.3.1-0-g81034ce1f`.
     pub fn describe(&self) -> String {
+        if let (Some(policy), Some(command)) = (&self.policy, &self.command) {
+            return format!(
+                "slice {policy} ({} process{}, {} switch{})",
+                command.processes,
+                if command.processes == 1 { "" } else { "es" },
+                self.switches.unwrap_or(0),
+                if self.switches == Some(1) { "" } else { "es" },
+            );
+        }
         match (&self.policy, self.arenas_claimed, self.switches) {
             (Some(policy), Some(arenas), Some(switches)) => format!(
                 "slice {policy} ({arenas} arena{}, {switches} switch{})",

@@ -42,7 +42,7 @@ pub enum ChildrenError {
         command: String,
         error: std::io::Error,
     },
-    #[error("building the child binaries failed ({status}): `{command}`")]
+    #[error("the build failed ({status}): `{command}`")]
     BuildFailed { command: String, status: String },
     #[error(
         "child binary {} does not report its build (`{BUILD_INFO_ARG}`: {reason}); it was built \
@@ -140,7 +140,7 @@ impl Origin {
             target_dir,
         } = self
         {
-            build(workspace, target_dir)?;
+            build(workspace, target_dir, Build::Children)?;
         }
         let own = BuildInfo::current();
         let mut names: Vec<&str> = contenders.iter().map(|c| c.binary_name()).collect();
@@ -187,6 +187,32 @@ impl Origin {
     }
 }
 
+impl Origin {
+    /// The slice library `libslice_alloc.so` a command bake-off preloads: built first with
+    /// the release profile when compare runs from its checkout (`cargo build --release -p
+    /// slice-preload`, a no-op when it is up to date), else looked for in the children's
+    /// folder. Its existence and loading are checked by the command's setup.
+    pub fn slice_library(&self) -> Result<PathBuf, ChildrenError> {
+        if let Origin::Checkout {
+            workspace,
+            target_dir,
+        } = self
+        {
+            build(workspace, target_dir, Build::SliceLibrary)?;
+        }
+        Ok(self.dir().join(crate::command::setup::SLICE_LIBRARY))
+    }
+}
+
+/// What [`build`] builds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Build {
+    /// The four child binaries.
+    Children,
+    /// `libslice_alloc.so` (package slice-preload).
+    SliceLibrary,
+}
+
 /// The target folder of `workspace` that `exe_dir` (`<target>/<profile>`) lies in, if
 /// compare runs from one: cargo marks its target folders with `CACHEDIR.TAG`, and the
 /// workspace compare was built from must still be there.
@@ -198,9 +224,9 @@ fn checkout_target(exe_dir: &Path, workspace: &Path) -> Option<PathBuf> {
     (is_target && has_workspace).then(|| target_dir.to_path_buf())
 }
 
-/// `cargo build --release` of the four children into `target_dir`, cargo's output on the
-/// terminal.
-fn build(workspace: &Path, target_dir: &Path) -> Result<(), ChildrenError> {
+/// `cargo build --release` of the four children, or of the slice library, into
+/// `target_dir`, cargo's output on the terminal.
+fn build(workspace: &Path, target_dir: &Path, what: Build) -> Result<(), ChildrenError> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(&cargo);
     command
@@ -209,20 +235,35 @@ fn build(workspace: &Path, target_dir: &Path) -> Result<(), ChildrenError> {
         .arg("--manifest-path")
         .arg(workspace.join("Cargo.toml"))
         .arg("--target-dir")
-        .arg(target_dir)
-        .args(["-p", "compare"]);
-    for name in CHILD_BINARIES {
-        command.args(["--bin", name]);
-    }
+        .arg(target_dir);
+    let (args, built): (Vec<String>, String) = match what {
+        Build::Children => {
+            let mut args = vec!["-p".to_string(), "compare".to_string()];
+            for name in CHILD_BINARIES {
+                args.extend(["--bin".to_string(), name.to_string()]);
+            }
+            (
+                args,
+                format!("the child binaries ({})", CHILD_BINARIES.join(", ")),
+            )
+        }
+        Build::SliceLibrary => (
+            vec!["-p".to_string(), "slice-preload".to_string()],
+            format!(
+                "the slice library ({})",
+                crate::command::setup::SLICE_LIBRARY
+            ),
+        ),
+    };
+    command.args(&args);
     let shown = format!(
-        "{} build --release -p compare {}",
+        "{} build --release {}",
         Path::new(&cargo).display(),
-        CHILD_BINARIES.map(|n| format!("--bin {n}")).join(" ")
+        args.join(" ")
     );
     eprintln!(
-        "compare: building the child binaries ({}) with the {CHILD_PROFILE} profile: every run \
-         is measured in a {CHILD_PROFILE} child, whatever profile compare was built with",
-        CHILD_BINARIES.join(", ")
+        "compare: building {built} with the {CHILD_PROFILE} profile: every run is measured in \
+         a {CHILD_PROFILE} build, whatever profile compare was built with"
     );
     let status = command
         .status()

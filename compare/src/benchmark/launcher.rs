@@ -3,7 +3,9 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+use crate::benchmark::measure::{self, Measurement};
 use crate::contender::{Contender, variant};
+use crate::results::Run;
 
 /// The environment variable that selects the slice allocator's policy in a child.
 pub const SLICE_POLICY_ENV: &str = "CHECKBENCH_SLICE";
@@ -25,6 +27,12 @@ pub trait Launcher {
     /// How long one run may take before it is killed and recorded as timed out.
     fn timeout(&self) -> Option<Duration> {
         None
+    }
+
+    /// Turns what was observed of one run into the recorded run: by default, a checker
+    /// child's, judged by its report ([`measure::judge`]).
+    fn judge(&self, request: &Request<'_>, round: usize, measured: &Measurement) -> Run {
+        measure::judge(request.contender, round, measured)
     }
 }
 

@@ -237,11 +237,10 @@ fn wait4(pid: libc::pid_t) -> io::Result<(libc::c_int, Rusage)> {
     ))
 }
 
-/// Turns what was observed into a recorded run: the figures, the child's digest and
-/// allocator proof, and `ok` only if the child exited 0, printed a readable report and
-/// proved it ran under the contender's allocator (and, for slice contenders, policy).
-pub fn judge(contender: Contender, round: usize, measured: &Measurement) -> Run {
-    let mut run = Run {
+/// The run as the parent measured it: the figures from wait4 and the clock, the covariates,
+/// status `ok` until a judge says otherwise, no digest and no proof yet.
+pub fn measured_run(round: usize, measured: &Measurement) -> Run {
+    Run {
         round,
         status: RunStatus::Ok,
         digest: String::new(),
@@ -265,29 +264,38 @@ pub fn judge(contender: Contender, round: usize, measured: &Measurement) -> Run 
             steal_s: measured.steal_s,
             env_padding_bytes: 0,
         },
-    };
-    let stderr = reason_line(&measured.stderr);
+    }
+}
+
+/// Why a child's end fails its run: timed out, killed by a signal or a non-zero exit code,
+/// with the reason from its stderr.
+pub fn exit_status(measured: &Measurement) -> Result<(), String> {
     if let Some(limit) = measured.timed_out {
-        run.status = RunStatus::Failed(format!(
+        return Err(format!(
             "timed out: killed after {} s (--timeout)",
             limit.as_secs_f64()
         ));
-        return run;
     }
+    let stderr = reason_line(&measured.stderr);
     let because = |what: String| match &stderr {
         Some(line) => format!("{what}: {line}"),
         None => what,
     };
     match measured.exit {
-        Exit::Signal(signal) => {
-            run.status = RunStatus::Failed(because(format!("killed by {}", signal_name(signal))));
-            return run;
-        }
-        Exit::Code(code) if code != 0 => {
-            run.status = RunStatus::Failed(because(format!("exit code {code}")));
-            return run;
-        }
-        Exit::Code(_) => {}
+        Exit::Signal(signal) => Err(because(format!("killed by {}", signal_name(signal)))),
+        Exit::Code(code) if code != 0 => Err(because(format!("exit code {code}"))),
+        Exit::Code(_) => Ok(()),
+    }
+}
+
+/// Turns what was observed into a recorded run: the figures, the child's digest and
+/// allocator proof, and `ok` only if the child exited 0, printed a readable report and
+/// proved it ran under the contender's allocator (and, for slice contenders, policy).
+pub fn judge(contender: Contender, round: usize, measured: &Measurement) -> Run {
+    let mut run = measured_run(round, measured);
+    if let Err(why) = exit_status(measured) {
+        run.status = RunStatus::Failed(why);
+        return run;
     }
     let report: RunReport = match serde_json::from_slice(&measured.stdout) {
         Ok(report) => report,
@@ -340,6 +348,7 @@ fn proof(report: &RunReport) -> AllocatorProof {
         fallbacks: slice.map(|s| s.fallbacks.values().sum()),
         slice_bytes: slice.map(|s| s.slice_bytes),
         slices: slice.map(|s| s.slices.clone()).unwrap_or_default(),
+        command: None,
     }
 }
 
@@ -399,7 +408,7 @@ pub const MAX_SMALL_FALLBACK_SHARE: f64 = 0.01;
 /// claimed, slices larger than a hybrid policy's switch point (else no slice can ever switch),
 /// and at most [`MAX_SMALL_FALLBACK_SHARE`] of the small requests handed to the system
 /// allocator. Other contenders pass.
-fn check_slice_service(
+pub fn check_slice_service(
     contender: Contender,
     slice: Option<&checker::report::SliceReport>,
 ) -> Result<(), String> {

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::benchmark::launcher::{Launcher, Request};
 use crate::benchmark::layout;
-use crate::benchmark::measure::{self, Exit, judge};
+use crate::benchmark::measure::{self, Exit};
 use crate::benchmark::schedule::{self, Group, Slot};
 use crate::export::{ExportError, Outputs};
 use crate::output::progress::Progress;
@@ -174,11 +174,10 @@ impl Runner<'_> {
         }
         let corpus = results.settings.corpora[slot.corpus].clone();
         let label = format!(
-            "{}{} · {corpus} · {} checker{} · round {}",
+            "{}{} · {} · round {}",
             if slot.warmup { "warm-up " } else { "" },
             slot.contender,
-            slot.checkers,
-            if slot.checkers == 1 { "" } else { "s" },
+            results.settings.cell_label(&corpus, slot.checkers),
             slot.round + 1,
         );
         self.progress.begin(&label);
@@ -198,7 +197,7 @@ impl Runner<'_> {
             return Ok(Outcome::Interrupted);
         }
         let mut run = match measured {
-            Ok(measured) => judge(slot.contender, slot.round, &measured),
+            Ok(measured) => self.launcher.judge(&request, slot.round, &measured),
             Err(error) => failed_to_start(slot.round, &error),
         };
         run.covariates.env_padding_bytes = padding;

@@ -48,8 +48,8 @@ pub fn sections(results: &Results) -> Vec<Section> {
             let cell = results.cell(corpus, checkers);
             sections.push(Section {
                 title: format!(
-                    "{corpus} · {checkers} checker{} · baseline {}{}",
-                    plural(checkers),
+                    "{} · baseline {}{}",
+                    settings.cell_label(corpus, checkers),
                     settings.baseline,
                     cell.map_or(String::new(), |cell| cell_note(results, cell)),
                 ),

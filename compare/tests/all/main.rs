@@ -3,6 +3,7 @@ mod bad_input;
 mod careless;
 mod child_builds;
 mod children;
+mod command;
 mod fake;
 mod knobs;
 mod model;

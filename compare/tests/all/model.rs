@@ -34,6 +34,7 @@ fn run(contender: Contender, faults: u64, rss_kib: u64, slices: Vec<[u64; 3]>) -
             fallbacks: Some(0),
             slice_bytes: Some(64 * MIB),
             slices,
+            command: None,
         }),
         workload: None,
         covariates: Default::default(),

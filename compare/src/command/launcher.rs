@@ -1,0 +1,187 @@
+//! The launcher of a command bake-off: `sh -c CMD` in the contender's environment, judged by
+//! [`super::proof`], and what is checked before its first run ([`prepare`]).
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use anyhow::{Context, Result, anyhow};
+
+use crate::benchmark::children::Origin;
+use crate::benchmark::launcher::{Launcher, Request, SLICE_POLICY_ENV, isolate_knobs};
+use crate::benchmark::measure::{self, Measurement};
+use crate::command::SHELL;
+use crate::command::probe;
+use crate::command::proof::{self, Expect};
+use crate::command::setup::{self, Allocator, SLICE_LIBRARY, SLICE_STATS_ENV, Setup};
+use crate::contender::Contender;
+use crate::results::{AllocatorProof, Run, RunStatus};
+
+/// Runs commands under resolved contenders.
+pub struct CommandLauncher {
+    /// Every contender that runs (a control runs as its baseline), resolved.
+    setups: Vec<Setup>,
+    /// The binding probe's proof of each contender that is not a slice policy, by command.
+    proofs: Vec<(Contender, String, AllocatorProof)>,
+    /// Whether a run's digest is its output's hash.
+    digest: bool,
+    timeout: Option<Duration>,
+    /// Holds the statistics file of the run in flight.
+    stats_dir: tempfile::TempDir,
+}
+
+/// Resolves every contender, checks every library and command, and runs the binding probe
+/// of each command under each contender that is not a slice policy: **every input is
+/// checked before the first run**. `commands` are those with runs still to make.
+pub fn prepare(
+    origin: &Origin,
+    contenders: &[Contender],
+    commands: &[String],
+    digest: bool,
+    timeout: Option<Duration>,
+) -> Result<CommandLauncher> {
+    let slice_library: PathBuf = if contenders.iter().any(|c| c.slice_policy().is_some()) {
+        origin
+            .slice_library()
+            .context("building the slice library before the first run")?
+    } else {
+        origin.dir().join(SLICE_LIBRARY)
+    };
+    let mut setups: Vec<Setup> = Vec::new();
+    for contender in contenders {
+        let runs_as = contender.runs_as();
+        if !setups.iter().any(|s| s.contender == runs_as) {
+            setups.push(setup::resolve(runs_as, &slice_library)?);
+        }
+    }
+    for command in commands {
+        setup::check_not_static(command, &setups)?;
+    }
+    for setup in &setups {
+        setup.check_library()?;
+    }
+    let mut launcher = CommandLauncher {
+        setups,
+        proofs: Vec::new(),
+        digest,
+        timeout,
+        stats_dir: tempfile::Builder::new()
+            .prefix("compare-command-")
+            .tempdir()
+            .context("making a folder for the slice statistics")?,
+    };
+    let stop = AtomicBool::new(false);
+    let probed: Vec<&Setup> = launcher
+        .setups
+        .iter()
+        .filter(|s| !matches!(s.allocator, Allocator::Slice { .. }))
+        .collect();
+    if !probed.is_empty() && !commands.is_empty() {
+        eprintln!(
+            "proving which malloc each process binds: one unmeasured run of each command under \
+             {} with LD_DEBUG=bindings",
+            probed
+                .iter()
+                .map(|s| s.contender.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let mut proofs = Vec::new();
+    for command in commands {
+        for setup in &probed {
+            let shell = launcher.shell(setup, command);
+            let proof = probe::prove(setup, shell, timeout, &stop).map_err(|why| {
+                anyhow!(
+                    "--command `{command}` under {} (its binding probe, before the first run): \
+                     {why}",
+                    setup.contender
+                )
+            })?;
+            proofs.push((setup.contender, command.clone(), proof));
+        }
+    }
+    launcher.proofs = proofs;
+    Ok(launcher)
+}
+
+impl CommandLauncher {
+    /// The statistics file of the run in flight (runs are measured one at a time).
+    fn stats_path(&self) -> PathBuf {
+        self.stats_dir.path().join("slice-stats.jsonl")
+    }
+
+    fn setup(&self, contender: Contender) -> Option<&Setup> {
+        let runs_as = contender.runs_as();
+        self.setups.iter().find(|s| s.contender == runs_as)
+    }
+
+    /// `sh -c command` in the environment of `setup` alone (every other contender's
+    /// variables removed), with an emptied statistics file for a slice contender.
+    fn shell(&self, setup: &Setup, command: &str) -> Command {
+        let mut shell = Command::new(SHELL);
+        shell.arg("-c").arg(command);
+        isolate_knobs(&mut shell, Contender::System);
+        shell
+            .env_remove(SLICE_POLICY_ENV)
+            .env_remove(SLICE_STATS_ENV);
+        for (key, value) in setup.child_env() {
+            shell.env(key, value);
+        }
+        if matches!(setup.allocator, Allocator::Slice { .. }) {
+            let stats = self.stats_path();
+            // A file left by an earlier run would prove nothing about this one.
+            let _ = std::fs::remove_file(&stats);
+            shell.env(SLICE_STATS_ENV, &stats);
+        }
+        shell
+    }
+}
+
+impl Launcher for CommandLauncher {
+    fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    fn command(&self, request: &Request<'_>) -> Command {
+        match self.setup(request.contender) {
+            Some(setup) => self.shell(setup, request.corpus),
+            // Every contender is resolved before the first run; `judge` fails this one.
+            None => {
+                let mut refuse = Command::new(SHELL);
+                refuse.args(["-c", "exit 2"]);
+                refuse
+            }
+        }
+    }
+
+    fn judge(&self, request: &Request<'_>, round: usize, measured: &Measurement) -> Run {
+        let contender = request.contender;
+        let Some(setup) = self.setup(contender) else {
+            let mut run = measure::measured_run(round, measured);
+            run.status = RunStatus::Failed(format!("contender {contender} was not resolved"));
+            return run;
+        };
+        let probed = self
+            .proofs
+            .iter()
+            .find(|(c, command, _)| *c == setup.contender && command == request.corpus)
+            .map(|(_, _, proof)| proof);
+        let stats = self.stats_path();
+        let expect = match (&setup.allocator, probed) {
+            (Allocator::Slice { policy, .. }, _) => Expect::Slice {
+                policy: *policy,
+                stats: &stats,
+            },
+            (Allocator::Library(_), Some(proof)) => Expect::Library { proof },
+            (Allocator::System, Some(proof)) => Expect::System { proof },
+            (_, None) => {
+                let mut run = measure::measured_run(round, measured);
+                run.status =
+                    RunStatus::Failed(format!("contender {contender} has no binding proof"));
+                return run;
+            }
+        };
+        proof::judge(round, measured, self.digest, expect)
+    }
+}

@@ -1,0 +1,45 @@
+//! Any command as the workload: `compare --command 'CMD'` runs `sh -c CMD` (as hyperfine
+//! does) under every contender instead of the checker, with the same paired rounds,
+//! statistics, exports and resume.
+//!
+//! Each contender reaches the command through its environment only: the slice policies by
+//! `LD_PRELOAD` of `libslice_alloc.so` with `CHECKBENCH_SLICE`, mimalloc and jemalloc by
+//! `LD_PRELOAD` of the system's shared libraries, `preload:NAME=PATH` by its library, and
+//! `system` with no preload ([`setup`]). **A run that did not measure what its contender says
+//! is a failed run, never an ok one** ([`proof`]): a slice run must leave statistics lines
+//! (`CHECKBENCH_SLICE_STATS`, one per exiting process) showing its policy served small
+//! requests; a preload run must not meet ld.so's "cannot be preloaded"; and before the first
+//! run, one unmeasured run per other contender under `LD_DEBUG=bindings` shows which object
+//! every process of the command bound `malloc` to.
+//!
+//! In the results, a command bake-off has `settings.command`; `settings.corpora` holds the
+//! commands (each a cell, as a corpus is) and `settings.checkers` is `[1]`.
+use serde::{Deserialize, Serialize};
+
+pub mod cli;
+pub mod elf;
+pub mod launcher;
+pub mod probe;
+pub mod proof;
+pub mod setup;
+
+/// The shell every command runs in, as `sh -c CMD`.
+pub const SHELL: &str = "/bin/sh";
+
+/// What a command bake-off records in its settings beside the commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandSettings {
+    /// Whether a run's digest is a hash of its standard output (so that a run whose output
+    /// differs from the majority's fails); false with `--no-digest`.
+    pub digest: bool,
+}
+
+/// The digest of a command's standard output: the first 16 hex digits of its SHA-256.
+pub fn output_digest(stdout: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(stdout)
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}

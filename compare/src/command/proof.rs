@@ -1,0 +1,282 @@
+//! What proves that a command ran under its contender's allocator, and how a run is judged.
+//!
+//! - **Slice contenders, every run**: the library's statistics (`CHECKBENCH_SLICE_STATS`, one
+//!   JSON line per process that exits through `exit`) must hold at least one line, every
+//!   line of a process the library served must name the policy asked for, and the sum must
+//!   pass the checker's own service test (a reservation, an arena, slices larger than a hybrid
+//!   switch point, at most 1% of small requests handed to glibc) with small requests served.
+//! - **Preloaded libraries, every run**: ld.so's "cannot be preloaded" on stderr fails it.
+//!   Before the first run, the binding probe ([`super::probe`]) shows every process of the
+//!   command binding `malloc` to the library; its proof is each run's identity.
+//! - **Every run**: exit status 0 (as a checker child), and, unless `--no-digest`, the
+//!   SHA-256 of its standard output as its digest, so that a run whose output differs from
+//!   the majority's fails as a checker run with another digest does.
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use checker::report::SliceReport;
+use slice_alloc::Policy;
+
+use crate::benchmark::measure::{self, Measurement};
+use crate::command::setup::NOT_PRELOADED;
+use crate::contender::Contender;
+use crate::results::{AllocatorProof, Run, RunStatus};
+
+/// What the proof of a command run showed, beside the [`AllocatorProof`]'s own fields.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CommandProof {
+    /// `statistics` (the slice library's lines of this run) or `bindings` (the `LD_DEBUG`
+    /// probe before the first run).
+    pub method: String,
+    /// Processes the proof covers: statistics lines of served processes, or processes of the
+    /// probe that bound `malloc`.
+    pub processes: u32,
+    /// Their executables, each once, in order of appearance.
+    pub executables: Vec<String>,
+    /// Slice contenders: requests of 1..=512 bytes, summed over the processes (class blocks
+    /// handed out plus those glibc served instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub small_requests: Option<u64>,
+    /// Slice contenders: bytes carved per class (16, 32, ..., 512 bytes), summed over
+    /// processes and arenas.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub class_carved_bytes: Vec<u64>,
+    /// Slice contenders: slices that crossed their switch point, per class.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub class_switches: Vec<u64>,
+}
+
+/// One statistics line of the slice library (see "Preloading" in alloc/README.md).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct StatsLine {
+    pub pid: u32,
+    pub exe: String,
+    pub served: bool,
+    pub policy: Option<String>,
+    pub reservation_bytes: u64,
+    pub slice_bytes: u64,
+    pub arenas_claimed: u32,
+    pub small_requests: u64,
+    pub switches: u64,
+    pub fallbacks: Fallbacks,
+    pub class_carved_bytes: Vec<u64>,
+    pub class_switches: Vec<u64>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct Fallbacks {
+    pub slice_exhausted: u64,
+    pub no_arena: u64,
+    pub no_reservation: u64,
+    pub total: u64,
+}
+
+/// The statistics lines in `path` (absent file: none).
+pub fn read_stats(path: &Path) -> Result<Vec<StatsLine>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            serde_json::from_str(line)
+                .map_err(|e| format!("unreadable slice statistics line ({e}): {line}"))
+        })
+        .collect()
+}
+
+/// A slice run's proof from its statistics lines, or why they do not prove it.
+pub fn slice_proof(policy: Policy, lines: &[StatsLine]) -> Result<AllocatorProof, String> {
+    if lines.is_empty() {
+        return Err(format!(
+            "no slice statistics line: no process of the command loaded {} and left through \
+             exit (a statically linked command cannot be preloaded; a program that clears \
+             LD_PRELOAD from its environment, or ends by a signal or _exit, writes none)",
+            super::setup::SLICE_LIBRARY
+        ));
+    }
+    let served: Vec<&StatsLine> = lines.iter().filter(|l| l.served).collect();
+    if served.is_empty() {
+        return Err(format!(
+            "the slice allocator served no request in any of the {} processes that wrote \
+             statistics",
+            lines.len()
+        ));
+    }
+    if let Some(line) = served
+        .iter()
+        .find(|l| l.policy.as_deref().and_then(|p| p.parse::<Policy>().ok()) != Some(policy))
+    {
+        return Err(format!(
+            "wrong slice policy: asked for {policy}, process {} ({}) reports {:?}",
+            line.pid,
+            line.exe,
+            line.policy.as_deref().unwrap_or("none")
+        ));
+    }
+    let sum = |f: fn(&StatsLine) -> u64| served.iter().map(|l| f(l)).sum::<u64>();
+    let small_fallbacks =
+        sum(|l| l.fallbacks.slice_exhausted + l.fallbacks.no_arena + l.fallbacks.no_reservation);
+    let small_requests = sum(|l| l.small_requests) + small_fallbacks;
+    let per_class = |f: fn(&StatsLine) -> &Vec<u64>| {
+        let mut total = vec![0u64; slice_alloc::CLASS_COUNT];
+        for line in &served {
+            for (slot, value) in total.iter_mut().zip(f(line)) {
+                *slot += value;
+            }
+        }
+        total
+    };
+    let class_carved_bytes = per_class(|l| &l.class_carved_bytes);
+    let report = SliceReport {
+        policy: policy.to_string(),
+        reservation_bytes: served
+            .iter()
+            .map(|l| l.reservation_bytes)
+            .min()
+            .unwrap_or(0),
+        slice_bytes: served.iter().map(|l| l.slice_bytes).min().unwrap_or(0),
+        switch_bytes: policy.switch_bytes().unwrap_or(0) as u64,
+        arenas_claimed: served.iter().map(|l| l.arenas_claimed).sum(),
+        classes: Vec::new(),
+        fallbacks: Default::default(),
+        slices: Vec::new(),
+        small_requests,
+        small_fallbacks,
+    };
+    if sum(|l| l.small_requests) == 0 {
+        return Err(format!(
+            "the slice allocator served no small request (1..=512 bytes) in {} process{}",
+            served.len(),
+            if served.len() == 1 { "" } else { "es" }
+        ));
+    }
+    measure::check_slice_service(Contender::Slice(policy), Some(&report))?;
+    let mut executables: Vec<String> = Vec::new();
+    for line in &served {
+        if !executables.contains(&line.exe) {
+            executables.push(line.exe.clone());
+        }
+    }
+    Ok(AllocatorProof {
+        name: "slice".to_string(),
+        identity: format!("{} {policy}", super::setup::SLICE_LIBRARY),
+        policy: Some(policy.to_string()),
+        arenas_claimed: Some(report.arenas_claimed),
+        switches: Some(sum(|l| l.switches)),
+        carved_bytes: Some(class_carved_bytes.iter().sum()),
+        largest_slice_bytes: None,
+        fallbacks: Some(sum(|l| l.fallbacks.total)),
+        slice_bytes: Some(report.slice_bytes),
+        slices: Vec::new(),
+        command: Some(CommandProof {
+            method: "statistics".to_string(),
+            processes: served.len() as u32,
+            executables,
+            small_requests: Some(small_requests),
+            class_carved_bytes,
+            class_switches: per_class(|l| &l.class_switches),
+        }),
+    })
+}
+
+/// How a command run's own proof is taken.
+pub enum Expect<'a> {
+    /// A slice run: its statistics lines.
+    Slice { policy: Policy, stats: &'a Path },
+    /// A preloaded library: no "cannot be preloaded"; the probe's proof as identity.
+    Library { proof: &'a AllocatorProof },
+    /// glibc: the probe's proof as identity.
+    System { proof: &'a AllocatorProof },
+}
+
+/// Judges one command run: exit status, digest of the output, and the allocator's proof.
+pub fn judge(round: usize, measured: &Measurement, digest: bool, expect: Expect<'_>) -> Run {
+    let mut run = measure::measured_run(round, measured);
+    if let Err(why) = measure::exit_status(measured) {
+        run.status = RunStatus::Failed(why);
+        return run;
+    }
+    if digest {
+        run.digest = super::output_digest(&measured.stdout);
+    }
+    let proof = match expect {
+        Expect::Slice { policy, stats } => read_stats(stats).and_then(|l| slice_proof(policy, &l)),
+        Expect::Library { proof } => {
+            let stderr = String::from_utf8_lossy(&measured.stderr);
+            match stderr.lines().find(|l| l.contains(NOT_PRELOADED)) {
+                Some(line) => Err(format!("not preloaded: {}", line.trim())),
+                None => Ok(proof.clone()),
+            }
+        }
+        Expect::System { proof } => Ok(proof.clone()),
+    };
+    match proof {
+        Ok(proof) => run.allocator = Some(proof),
+        Err(why) => run.status = RunStatus::Failed(why),
+    }
+    run
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(policy: &str, small: u64) -> StatsLine {
+        StatsLine {
+            pid: 7,
+            exe: "/usr/bin/sort".to_string(),
+            served: true,
+            policy: Some(policy.to_string()),
+            reservation_bytes: 64 << 30,
+            slice_bytes: 64 << 20,
+            arenas_claimed: 1,
+            small_requests: small,
+            class_carved_bytes: vec![4096; 32],
+            ..StatsLine::default()
+        }
+    }
+
+    fn hybrid() -> Policy {
+        "hybrid".parse().unwrap()
+    }
+
+    #[test]
+    fn statistics_lines_of_the_asked_policy_prove_a_slice_run() {
+        let proof = slice_proof(hybrid(), &[line("hybrid@8", 100), line("hybrid@8", 50)]).unwrap();
+        let command = proof.command.unwrap();
+        assert_eq!(command.processes, 2);
+        assert_eq!(command.small_requests, Some(150));
+        assert_eq!(command.executables, vec!["/usr/bin/sort".to_string()]);
+        assert_eq!(command.class_carved_bytes[0], 8192);
+    }
+
+    #[test]
+    fn no_line_another_policy_or_no_small_request_fails_with_the_reason() {
+        let none = slice_proof(hybrid(), &[]).unwrap_err();
+        assert!(none.contains("statically linked"), "{none}");
+        let other = slice_proof(hybrid(), &[line("nohuge", 10)]).unwrap_err();
+        assert!(other.contains("wrong slice policy"), "{other}");
+        let idle = slice_proof(hybrid(), &[line("hybrid@8", 0)]).unwrap_err();
+        assert!(idle.contains("no small request"), "{idle}");
+        let unserved = StatsLine {
+            served: false,
+            ..line("hybrid@8", 0)
+        };
+        let unserved = slice_proof(hybrid(), &[unserved]).unwrap_err();
+        assert!(unserved.contains("served no request"), "{unserved}");
+    }
+
+    #[test]
+    fn the_library_line_format_parses() {
+        let text = r#"{"pid":1,"ppid":0,"exe":"/bin/sort","served":true,"policy":"nohuge","reservation_bytes":1,"slice_bytes":2,"arenas_claimed":1,"small_requests":3,"reuses":0,"remote_frees":0,"slow_paths":1,"switches":0,"advice_errors":0,"fallbacks":{"zero_size":0,"too_large":1,"over_aligned":0,"slice_exhausted":0,"no_arena":0,"no_reservation":0,"total":1},"class_allocs":[3],"class_carved_bytes":[48],"class_switches":[0]}"#;
+        let line: StatsLine = serde_json::from_str(text).unwrap();
+        assert_eq!((line.small_requests, line.fallbacks.total), (3, 1));
+        assert_eq!(line.class_carved_bytes, vec![48]);
+    }
+}
