@@ -304,7 +304,9 @@ pub enum TypeKind {
     /// `keyof T` and `T[K]` over a type parameter: kept until instantiation.
     Keyof(TypeId),
     Indexed(TypeId, TypeId),
-    /// A type alias met again while it was being resolved in a deferred position.
+    /// A type alias met again while it was being resolved in a deferred position, or an
+    /// alias instantiation met again while it was being computed; one per alias and
+    /// arguments.
     LazyAlias(SymbolId, Box<[TypeId]>),
     /// A conditional type over a generic check type.
     Conditional(Rc<ConditionalType>),
@@ -395,6 +397,8 @@ pub struct TypeTable {
     fresh_lits: FxHashMap<TypeId, TypeId>,
     singletons: FxHashMap<(SymbolType, SymbolId), TypeId>,
     tuples: FxHashMap<Box<[TypeId]>, TypeId>,
+    /// Lazy alias references, one per alias and arguments.
+    lazy_aliases: FxHashMap<(SymbolId, Box<[TypeId]>), TypeId>,
     /// Deferred conditional and mapped types: (tag, declaration, root parts, mapper key).
     deferred: FxHashMap<(u8, u64, [TypeId; 4], u64), TypeId>,
 }

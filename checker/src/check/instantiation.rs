@@ -70,7 +70,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         if let Some(r) = self.instantiate_anonymous(t, m) {
             return r;
         }
-        if let Some(r) = self.instantiation_limited(t) {
+        if let Some(r) = self.instantiation_limited() {
             return r;
         }
         if let Some(&r) = self.inst_cache.get(&(t, m.key)) {

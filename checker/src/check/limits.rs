@@ -6,8 +6,12 @@
 //!   past it, `TS2589` ("Type instantiation is excessively deep and possibly infinite.") at
 //!   the node the main walk is checking (TypeScript's `currentNode`), and the instantiation
 //!   is the error type. The count starts again at every statement, expression and type
-//!   node (`checkSourceElement`, `checkExpression`). The depth limit stays this checker's
-//!   own (see [`EAGER_DEPTH`]).
+//!   node (`checkSourceElement`, `checkExpression`).
+//! - **An instantiation depth of 100** (`instantiationDepth`): the 100th nested
+//!   instantiation is `TS2589` at the current node, and the error type. As in TypeScript,
+//!   an instantiated anonymous type's properties are instantiated when first asked for
+//!   (`resolveAnonymousTypeMembers`), not with the type, so the depth counts what one
+//!   computation nests, not how far the members of members reach.
 //! - **1,000 steps of a tail-recursive conditional type** (`getConditionalType`): a
 //!   conditional type whose chosen branch is another conditional type is resolved in a
 //!   loop, not by instantiating the branch; the 1,000th step is `TS2589`.
@@ -23,9 +27,11 @@
 //!   unions of object types runs out of; past it the relation fails, and `TS2859`
 //!   ("Excessive complexity comparing types") is reported at the current node.
 //! - **The type table guard** (this checker's own; TypeScript has none): past
-//!   [`MAX_TYPES`] types in one checker, nothing more is instantiated and `TS2589` says so
-//!   at the current node. Every type beyond those a program's syntax makes is made by
-//!   instantiation, so one checker's table cannot grow without bound.
+//!   [`MAX_TYPES`] types in one checker, nothing more is instantiated, and the main walk
+//!   checks no further top-level statement of any file; `TS2589` says so, at the current
+//!   node and at the first statement of each file left unchecked. With instantiation
+//!   stopped, what one statement can still make is bounded by its syntax, so one
+//!   checker's table cannot grow without bound whatever the corpus holds.
 //!
 //! **No cache keeps what a limit decided**: a result computed past a limit taints the
 //! computation ([`Checker::taint`], see `check/scope.rs`), so no instantiation, relation or conditional type cache
@@ -39,12 +45,8 @@ use crate::bind::SymbolId;
 use crate::diag::Code;
 use crate::types::{ConditionalRoot, Mapper, TypeId, TypeKind, ids};
 
-/// Deepest nesting of instantiations this checker follows (TypeScript's is 100, with
-/// `TS2589`). This checker instantiates the members of anonymous object types eagerly where
-/// TypeScript defers them, so its depth counts more than TypeScript's does: at 100, trpc
-/// made 773,731 types instead of 50,843 and three `TS2589` tsgo does not report. Past this
-/// depth the type stays uninstantiated, silently, and nothing that met it is cached.
-const EAGER_DEPTH: u32 = 40;
+/// Nested instantiations (TypeScript's `instantiationDepth == 100`).
+const INSTANTIATION_DEPTH: u32 = 100;
 /// Instantiations per statement or expression (TypeScript's `instantiationCount`).
 pub(super) const INSTANTIATION_COUNT: u32 = 5_000_000;
 /// Steps of one tail-recursive conditional type (TypeScript's `tailCount == 1000`).
@@ -55,15 +57,16 @@ const RELATION_DEPTH: usize = 100;
 const DEEPLY_NESTED: usize = 3;
 /// TypeScript's relation budget: `(16_000_000 - relation.size) / 8` per outermost relation.
 const RELATION_BUDGET: i64 = 16_000_000;
-/// Types one checker may hold before it stops instantiating (2,097,152: 17 times what a
-/// checker makes on the largest corpus here, typescript at 1 checker).
+/// Types one checker may hold before it stops instantiating and checking (2,097,152: 17
+/// times what a checker makes on the largest corpus here, typescript at 1 checker).
 pub(super) const MAX_TYPES: usize = 1 << 21;
 
 pub(super) const TOO_DEEP: &str = "Type instantiation is excessively deep and possibly infinite.";
 
 /// One checker's limit state.
-#[derive(Default)]
 pub(super) struct Limits {
+    /// The type table guard: [`MAX_TYPES`] (lower in this module's tests).
+    max_types: usize,
     /// The node the main walk is checking (file, position): where a limit reports.
     current: Option<(u32, u32)>,
     /// Instantiations since the current node started.
@@ -72,6 +75,18 @@ pub(super) struct Limits {
     relation: RelationState,
     /// The node and code a limit last reported (one diagnostic per node for each).
     reported: Option<(u32, u32, Code)>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_types: MAX_TYPES,
+            current: None,
+            instantiations: 0,
+            relation: RelationState::default(),
+            reported: None,
+        }
+    }
 }
 
 /// The stacks, expansion flags and budget of one relation (TypeScript's `Relater`).
@@ -139,28 +154,47 @@ impl<'a> Checker<'a, '_> {
         }
     }
 
-    /// Counts one instantiation of `t`; `Some(result)` when a limit stops it, and the
-    /// caller's result tainted so no cache keeps it. Past [`EAGER_DEPTH`] the result is `t`
-    /// itself, silently; past the count or the table guard it is the error type, reported.
-    pub(super) fn instantiation_limited(&mut self, t: TypeId) -> Option<TypeId> {
+    /// Counts one instantiation; `Some(ERROR)` when a limit stops it (the depth, the count
+    /// or the table guard), reported at the current node, and the caller's result tainted
+    /// so no cache keeps it.
+    pub(super) fn instantiation_limited(&mut self) -> Option<TypeId> {
         self.limits.instantiations = self.limits.instantiations.saturating_add(1);
-        if self.inst_depth > EAGER_DEPTH {
-            self.taint();
-            return Some(t);
-        }
-        let message = if self.limits.instantiations >= INSTANTIATION_COUNT {
+        let message = if self.inst_depth >= INSTANTIATION_DEPTH
+            || self.limits.instantiations >= INSTANTIATION_COUNT
+        {
             TOO_DEEP.to_string()
-        } else if self.types.len() >= MAX_TYPES {
-            format!(
-                "{TOO_DEEP} This checker holds {MAX_TYPES} types, its limit; nothing more is \
-                 instantiated."
-            )
+        } else if self.table_full() {
+            self.table_full_message()
         } else {
             return None;
         };
         self.taint();
         self.report_at_current(Code::ExcessivelyDeep, message);
         Some(ids::ERROR)
+    }
+
+    fn table_full(&self) -> bool {
+        self.types.len() >= self.limits.max_types
+    }
+
+    fn table_full_message(&self) -> String {
+        format!(
+            "{TOO_DEEP} This checker holds {} types, its limit; nothing more is instantiated \
+             or checked.",
+            self.limits.max_types
+        )
+    }
+
+    /// The type table guard at a top-level statement of the main walk: past the limit the
+    /// statement at `pos` of `file` and the rest of the file are not checked, and `TS2589`
+    /// says so there.
+    pub(super) fn table_guard_stops(&mut self, file: u32, pos: u32) -> bool {
+        if !self.table_full() {
+            return false;
+        }
+        let message = self.table_full_message();
+        self.report(file, pos, Code::ExcessivelyDeep, message);
+        true
     }
 
     /// The conditional type a tail position of a conditional type stands for: the branch
@@ -393,5 +427,62 @@ impl<'a> Checker<'a, '_> {
             },
             _ => Identity::Type(t),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::bind::{self, Scope};
+    use crate::check::Checker;
+    use crate::diag::{Code, Diagnostic};
+    use crate::parse;
+
+    /// A program whose every statement makes new types by instantiation, then an error.
+    fn program() -> String {
+        let mut src = String::from("interface Box<T> { value: T; pair: [T, T] }\n");
+        for i in 0..400 {
+            src.push_str(&format!(
+                "declare const b{i}: Box<{i}>;\nconst v{i}: [{i}, {i}] = b{i}.pair;\n"
+            ));
+        }
+        src.push_str("const late: string = 1;\n");
+        src
+    }
+
+    /// Checks `src` as `a.ts` in one checker whose type table guard is `max_types`: its
+    /// diagnostics, and how many types it holds at the end.
+    fn check_with_guard(src: &str, max_types: usize) -> (Vec<Diagnostic>, usize) {
+        let parsed = vec![parse::parse("a.ts", src.as_bytes(), false)];
+        let bound = bind::bind_all(&parsed);
+        let globals = bind::merge_globals(&bound.files);
+        let mut checker = Checker::new(&parsed, Scope::new(&bound, &globals));
+        checker.limits.max_types = max_types;
+        checker.check_file(0);
+        let types = checker.types.len();
+        (checker.take_diagnostics(), types)
+    }
+
+    #[test]
+    fn the_type_table_guard_stops_a_checker_and_says_so() {
+        let src = program();
+        let (diags, unguarded) = check_with_guard(&src, super::MAX_TYPES);
+        let codes: Vec<Code> = diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [Code::NotAssignable], "{diags:?}");
+
+        let max = unguarded / 2;
+        let (diags, types) = check_with_guard(&src, max);
+        let held = format!("This checker holds {max} types, its limit");
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.code == Code::ExcessivelyDeep && d.message.contains(&held)),
+            "{diags:?}"
+        );
+        assert!(
+            diags.iter().all(|d| d.code == Code::ExcessivelyDeep),
+            "nothing after the guard is checked: {diags:?}"
+        );
+        // What one statement makes past the limit, without instantiating, is all it grows.
+        assert!(types <= max + 16, "{types} types past a guard of {max}");
     }
 }

@@ -31,7 +31,7 @@ use swc_ecma_ast::*;
 use super::Checker;
 use crate::bind::{DeclRef as BDecl, MemberDecl, SymbolId, flags};
 use crate::syntax::{fn_param_ann, pat_ann, walk_ts_type};
-use crate::types::{Mapper, PropSymbol, Signature, SymbolType, TypeId, TypeKind, ids};
+use crate::types::{Mapper, PropSymbol, Signature, SymbolType, TypeId, TypeKind, ids, tflags};
 
 /// One anonymous object type with outer type parameters.
 struct Anon {
@@ -41,6 +41,20 @@ struct Anon {
     params: Rc<[TypeId]>,
     /// This type's arguments for them (the parameters themselves for a declared one).
     args: Box<[TypeId]>,
+    /// What the declared type's syntax says of its type parameters (see [`Declared`]).
+    declared: Rc<Declared>,
+}
+
+/// What the syntax of a declared anonymous type says of the type parameters an
+/// instantiation's properties may mention: the flags of an instantiation whose properties
+/// are not instantiated yet follow from it.
+struct Declared {
+    /// Per outer type parameter: whether the declaration mentions it (a parameter kept only
+    /// because its symbol has several declarations may not be).
+    mentioned: Box<[bool]>,
+    /// The declaration declares a generic signature: its type parameters stay type
+    /// parameters in every instantiation.
+    generic_signatures: bool,
 }
 
 /// One checker's anonymous object types and their instantiations.
@@ -58,6 +72,8 @@ struct Mentions {
     this_types: Vec<u32>,
     /// A `typeof` query: what it mentions is not known from the syntax.
     query: bool,
+    /// A generic function, constructor, method, call or construct signature.
+    generic_signatures: bool,
 }
 
 impl Mentions {
@@ -71,6 +87,21 @@ impl Mentions {
                 }
                 TsType::TsThisType(t) => self.this_types.push(t.span.lo.0),
                 TsType::TsTypeQuery(_) | TsType::TsImportType(_) => self.query = true,
+                TsType::TsFnOrConstructorType(f) => {
+                    let tp = match f {
+                        TsFnOrConstructorType::TsFnType(f) => &f.type_params,
+                        TsFnOrConstructorType::TsConstructorType(f) => &f.type_params,
+                    };
+                    self.generic_signatures |= tp.is_some();
+                }
+                TsType::TsTypeLit(l) => {
+                    self.generic_signatures |= l.members.iter().any(|m| match m {
+                        TsTypeElement::TsMethodSignature(m) => m.type_params.is_some(),
+                        TsTypeElement::TsCallSignatureDecl(c) => c.type_params.is_some(),
+                        TsTypeElement::TsConstructSignatureDecl(c) => c.type_params.is_some(),
+                        _ => false,
+                    });
+                }
                 _ => {}
             }
             true
@@ -84,6 +115,7 @@ impl Mentions {
     }
 
     fn type_params(&mut self, tp: Option<&TsTypeParamDecl>) {
+        self.generic_signatures |= tp.is_some();
         for p in tp.iter().flat_map(|tp| &tp.params) {
             for t in [&p.constraint, &p.default].into_iter().flatten() {
                 self.walk(t);
@@ -171,6 +203,20 @@ impl<'a> Checker<'a, '_> {
             return;
         }
         let before = self.this.partial;
+        let mut mentioned: Vec<TypeId> = Vec::new();
+        for &pos in &m.this_types {
+            let p = self.this_type_node(file, pos);
+            if p != ids::ANY && !mentioned.contains(&p) {
+                mentioned.push(p);
+            }
+        }
+        for (pos, name) in &m.names {
+            if let Some(tp) = self.type_param_declared_outside(file, *pos, name, span.0..span.1)
+                && !mentioned.contains(&tp)
+            {
+                mentioned.push(tp);
+            }
+        }
         let mut params: Vec<TypeId> = Vec::new();
         if let Some(owner) = owner {
             let owner = self.merged_owner(owner);
@@ -188,28 +234,25 @@ impl<'a> Checker<'a, '_> {
                 params.push(p);
             }
         }
-        for &pos in &m.this_types {
-            let p = self.this_type_node(file, pos);
-            if p != ids::ANY && !params.contains(&p) {
+        for &p in &mentioned {
+            if !params.contains(&p) {
                 params.push(p);
-            }
-        }
-        for (pos, name) in &m.names {
-            if let Some(tp) = self.type_param_declared_outside(file, *pos, name, span.0..span.1)
-                && !params.contains(&tp)
-            {
-                params.push(tp);
             }
         }
         // A `this` type decided on a cycle: left to the plain rule.
         if params.is_empty() || self.this.partial != before {
             return;
         }
+        let declared = Rc::new(Declared {
+            mentioned: params.iter().map(|p| mentioned.contains(p)).collect(),
+            generic_signatures: m.generic_signatures,
+        });
         let params: Rc<[TypeId]> = params.into();
         let anon = Anon {
             target: t,
             args: params.iter().copied().collect(),
             params,
+            declared,
         };
         self.outer_types.anon.insert(t, Rc::new(anon));
         self.types.set_outer(t, true);
@@ -240,7 +283,7 @@ impl<'a> Checker<'a, '_> {
         if let Some(&r) = self.outer_types.instantiations.get(&key) {
             return Some(r);
         }
-        if let Some(r) = self.instantiation_limited(t) {
+        if let Some(r) = self.instantiation_limited() {
             return Some(r);
         }
         let TypeKind::Object(o) = self.types.kind(a.target).clone() else {
@@ -256,14 +299,29 @@ impl<'a> Checker<'a, '_> {
             }
         }
         let mapper = Mapper::new(&scope.types, &from, &to);
+        // Its properties are instantiated when first asked for (TypeScript's
+        // `resolveAnonymousTypeMembers`); signatures and index types now.
         let obj = scope.instantiate_members(&o, &mapper, false);
-        // Anonymous object types are instantiated eagerly (their flags need it).
-        let props: Vec<_> = obj.props.values().cloned().collect();
-        for p in props {
-            scope.prop_ty(&p);
-        }
+        let has_props = !obj.props.is_empty();
         let origin = scope.types.stable(a.target) ^ mapper.stable.rotate_left(17);
         let r = scope.types.object(obj, origin);
+        if has_props {
+            // What the properties will mention: the arguments of the outer type parameters
+            // the declaration mentions, and the type parameters of its generic signatures.
+            let mentioned: Vec<TypeId> = key
+                .1
+                .iter()
+                .zip(a.declared.mentioned.iter())
+                .filter(|&(_, &m)| m)
+                .map(|(&x, _)| x)
+                .collect();
+            let mut flags = scope.types.generic_of(&mentioned)
+                & (tflags::GENERIC | tflags::THIS | tflags::CONTAINS_FRESH);
+            if a.declared.generic_signatures {
+                flags |= tflags::GENERIC;
+            }
+            scope.types.types[r as usize].flags |= flags;
+        }
         if !scope.types.is_generic(a.target) {
             // It mentions no type parameter: it is the declared type's structure exactly,
             // and keeps its key (so unions order and print as before).
@@ -275,6 +333,7 @@ impl<'a> Checker<'a, '_> {
             target: a.target,
             params: a.params.clone(),
             args: key.1.clone(),
+            declared: a.declared.clone(),
         };
         scope.outer_types.anon.insert(r, Rc::new(anon));
         let met = scope.met();

@@ -16,6 +16,8 @@ pub(super) enum Resolution {
     Return(u64),
     /// The measured variances of a generic type's parameters (`check/variance.rs`).
     Variance(SymbolId),
+    /// A generic alias instantiated with arguments (by the mapper's key).
+    Alias(SymbolId, u64),
 }
 
 /// A [`Resolution`] in progress, and the provisional results that leaned on its

@@ -26,6 +26,9 @@ impl<'a, 'b> Checker<'a, 'b> {
         match program {
             Program::Module(m) => {
                 for item in &m.body {
+                    if self.table_guard_stops(file, swc_common::Spanned::span(item).lo.0) {
+                        break;
+                    }
                     match item {
                         ModuleItem::Stmt(s) => self.check_stmt(file, s),
                         ModuleItem::ModuleDecl(d) => self.check_module_decl(file, d),
@@ -34,6 +37,9 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
             Program::Script(s) => {
                 for stmt in &s.body {
+                    if self.table_guard_stops(file, stmt_lo(stmt)) {
+                        break;
+                    }
                     self.check_stmt(file, stmt);
                 }
             }

@@ -5,6 +5,7 @@ use std::rc::Rc;
 use swc_atoms::Atom;
 
 use super::Checker;
+use super::resolution::Resolution;
 use crate::bind::{DeclRef as BDecl, Imported, SymbolId, flags};
 use crate::types::{Mapper, SymbolType, TypeId, ids};
 
@@ -159,8 +160,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 return body;
             }
             let args = self.fill_args(s, &params, args);
-            let m = Mapper::new(&self.types, &params, &args);
-            return self.instantiate(body, &m);
+            return self.alias_instantiation(s, body, args);
         }
         if f & flags::ENUM != 0 {
             return self.types.of_symbol(SymbolType::Enum, s);
@@ -169,6 +169,31 @@ impl<'a, 'b> Checker<'a, 'b> {
             return self.types.of_symbol(SymbolType::EnumLiteral, s);
         }
         ids::ERROR
+    }
+
+    /// `body`, the declared type of generic alias `s`, instantiated with `args`, cached
+    /// like TypeScript's `getTypeAliasInstantiation`. The same instantiation met again while
+    /// it is computed is the alias itself, lazily (a mapped type's index signature that
+    /// leads back to it, as trpc's `DecorateRouterRecord<RouterRecord>` does): TypeScript
+    /// meets the instantiated mapped type there, whose members it has not resolved yet.
+    /// What leaned on that is kept only once the instantiation completes.
+    fn alias_instantiation(&mut self, s: SymbolId, body: TypeId, args: Vec<TypeId>) -> TypeId {
+        let params = self.type_params_of(s);
+        let m = Mapper::new(&self.types, &params, &args);
+        if let Some(&r) = self.inst_cache.get(&(body, m.key)) {
+            return r;
+        }
+        let Some(token) = self.begin_resolution(Resolution::Alias(s, m.key)) else {
+            return self.types.lazy_alias(s, args.into());
+        };
+        let mut scope = self.cache_scope();
+        let r = scope.instantiate(body, &m);
+        let tainted = scope.met().tainted;
+        drop(scope);
+        if self.end_resolution(token, r) && !tainted {
+            self.inst_cache.insert((body, m.key), r);
+        }
+        r
     }
 
     pub(super) fn fill_args(

@@ -308,7 +308,8 @@ impl<'a, 'b> Checker<'a, 'b> {
                 | TsType::TsTypeLit(_)
                 | TsType::TsFnOrConstructorType(_)
                 | TsType::TsMappedType(_)
-        ) || matches!(t, TsType::TsTypeRef(r) if r.type_params.is_some());
+        ) || matches!(t, TsType::TsTypeRef(r)
+            if r.type_params.is_some() && !self.names_alias_being_resolved(file, r));
         self.deferred += defers as u32;
         let mut scope = self.cache_scope();
         let ty = if scope.type_depth > MAX_DEPTH {
@@ -327,6 +328,24 @@ impl<'a, 'b> Checker<'a, 'b> {
                 .insert(node_key(file, key.1) | TYPE_NODE_KEY, links);
         }
         ty
+    }
+
+    /// Whether `r` names a type alias while an alias is being resolved. TypeScript resolves
+    /// an alias reference's arguments with it (`getTypeFromTypeAliasReference`), so they
+    /// are no deferred position, unlike a class's or interface's (`Array<A>` in `A`'s
+    /// declaration is recursive, `Record<string, A>` circular, `TS2456`). Outside an alias
+    /// being resolved nothing reads the count, and nothing is resolved to answer.
+    fn names_alias_being_resolved(&mut self, file: u32, r: &TsTypeRef) -> bool {
+        if self.alias_stack.is_empty() {
+            return false;
+        }
+        match self.resolve_entity(file, &entity_of(&r.type_name)) {
+            Some(s) => {
+                let s = self.resolve_alias(s);
+                self.bound.symbol(s).flags & flags::TYPE_ALIAS != 0
+            }
+            None => false,
+        }
     }
 
     pub(super) fn type_from_node_uncached(&mut self, file: u32, t: &'a TsType) -> TypeId {
@@ -437,8 +456,16 @@ impl<'a, 'b> Checker<'a, 'b> {
             TsType::TsConditionalType(c) => {
                 let check = self.type_from_node(file, &c.check_type);
                 let extends = self.type_from_node(file, &c.extends_type);
+                // The branches of a deferred conditional type are resolved when it is
+                // instantiated (TypeScript reads them from the root's node then), so an
+                // alias met there is recursive; a conditional type resolved now resolves
+                // them now, and an alias met there is circular.
+                let defers =
+                    (self.types.is_generic(check) || self.types.is_generic(extends)) as u32;
+                self.deferred += defers;
                 let true_type = self.type_from_node(file, &c.true_type);
                 let false_type = self.type_from_node(file, &c.false_type);
+                self.deferred -= defers;
                 let mut infers = Vec::new();
                 walk_ts_type(&c.extends_type, &mut |t| match t {
                     TsType::TsInferType(i) => {

@@ -42,6 +42,7 @@ impl TypeTable {
             fresh_lits: FxHashMap::default(),
             singletons: FxHashMap::default(),
             tuples: FxHashMap::default(),
+            lazy_aliases: FxHashMap::default(),
             deferred: FxHashMap::default(),
         };
         use TypeKind::*;
@@ -126,7 +127,7 @@ impl TypeTable {
 
     /// [`tflags::GENERIC`], [`tflags::THIS`], [`tflags::CONTAINS_FRESH`] and [`tflags::OUTER`] when some of
     /// `ts` has them (a fresh object literal contains itself).
-    pub(super) fn generic_of(&self, ts: &[TypeId]) -> u16 {
+    pub fn generic_of(&self, ts: &[TypeId]) -> u16 {
         ts.iter().fold(0, |f, &t| {
             let g = self.flags(t);
             let fresh = if g & tflags::FRESH_LITERAL != 0 {
@@ -442,9 +443,19 @@ impl TypeTable {
     }
 
     pub fn lazy_alias(&mut self, sym: SymbolId, args: Box<[TypeId]>) -> TypeId {
-        let mut parts: Vec<u64> = args.iter().map(|&a| self.stable(a)).collect();
+        let key = (sym, args);
+        if let Some(&t) = self.lazy_aliases.get(&key) {
+            return t;
+        }
+        let mut parts: Vec<u64> = key.1.iter().map(|&a| self.stable(a)).collect();
         parts.push(sym_key(sym));
-        let flags = self.generic_of(&args);
-        self.push(TypeKind::LazyAlias(sym, args), flags, stable_of(25, &parts))
+        let flags = self.generic_of(&key.1);
+        let t = self.push(
+            TypeKind::LazyAlias(sym, key.1.clone()),
+            flags,
+            stable_of(25, &parts),
+        );
+        self.lazy_aliases.insert(key, t);
+        t
     }
 }

@@ -74,3 +74,27 @@ const f: number = e;
 "
     ));
 }
+
+/// tsgo 7.0.2 reports the same `TS2456` and `TS2322` at the same positions, prints the
+/// last one as `Grow<string>` / `Grow<number>`, and adds `TS2315` ("Type 'Nest' is not
+/// generic") at each reference to a circular alias, which this checker does not report.
+#[test]
+fn generic_aliases_that_recurse_directly_are_circular_and_through_members_lazily() {
+    insta::assert_snapshot!(bounded(
+        "type Nest<T> = Nest<T[]>;
+type Both<T> = T | Both<[T]>;
+type Ping<T> = Pong<T>;
+type Pong<T> = Ping<T[]>;
+type Dict<V> = { [key: string]: V };
+type Json = string | Dict<Json>;
+type Tree = string | Tree[] | { [key: string]: Tree };
+type Grow<T> = { value: T; next: Grow<[T]> };
+declare const g: Grow<string>;
+const ok: [[string]] = g.next.next.value;
+const bad: number = g.next.next.next.value;
+declare let h: Grow<number>;
+h = g;
+const n: Nest<string> = 1;
+"
+    ));
+}
