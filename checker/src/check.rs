@@ -17,6 +17,7 @@ mod constraints;
 mod declarations;
 mod excess;
 mod expressions;
+mod guards;
 mod inference;
 mod instantiation;
 mod limits;
