@@ -3,38 +3,19 @@
 //! before the first run.
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 
 use serde_json::Value;
+
+#[path = "../../../preload/tests/support/library.rs"]
+mod library;
 
 /// The folder holding `libslice_alloc.so`, built once per test process with the profile of
 /// this test binary (`cargo test -p compare` builds no cdylib of another package).
 fn library_dir() -> PathBuf {
-    static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let exe = std::env::current_exe().unwrap();
-            let dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
-            let profile = dir.file_name().and_then(|n| n.to_str()).unwrap_or("debug");
-            let profile = if profile == "debug" { "dev" } else { profile };
-            let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-            let status = Command::new(cargo)
-                .args([
-                    "build",
-                    "--quiet",
-                    "-p",
-                    "slice-preload",
-                    "--profile",
-                    profile,
-                ])
-                .current_dir(env!("CARGO_MANIFEST_DIR"))
-                .status()
-                .unwrap();
-            assert!(status.success(), "cargo build -p slice-preload failed");
-            assert!(dir.join("libslice_alloc.so").is_file());
-            dir
-        })
-        .clone()
+    library::library()
+        .parent()
+        .expect("the library lies in target/<profile>")
+        .to_path_buf()
 }
 
 /// compare with `args` in a fresh folder, children from `children`, no probe of fault costs.

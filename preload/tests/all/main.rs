@@ -8,9 +8,12 @@ mod routing;
 mod stats;
 mod threads;
 
+#[path = "../support/library.rs"]
+mod support;
+pub use support::library;
+
 use std::path::PathBuf;
 use std::process::Command;
-use std::sync::OnceLock;
 
 /// Set in the child: run the body instead of spawning.
 const CHILD: &str = "SLICE_PRELOAD_TEST_CHILD";
@@ -18,40 +21,6 @@ const CHILD: &str = "SLICE_PRELOAD_TEST_CHILD";
 /// Whether this process is the preloaded child.
 pub fn in_child() -> bool {
     std::env::var_os(CHILD).is_some()
-}
-
-/// The library under test, `target/<profile>/libslice_alloc.so` beside this binary's `deps`
-/// folder, built once per test process: `cargo test` builds no cdylib for integration tests.
-pub fn library() -> PathBuf {
-    static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let exe = std::env::current_exe().expect("the test binary's path");
-            let dir = exe
-                .parent()
-                .and_then(|deps| deps.parent())
-                .expect("target/<profile>/deps/<test>");
-            let profile = dir.file_name().and_then(|n| n.to_str()).unwrap_or("debug");
-            let profile = if profile == "debug" { "dev" } else { profile };
-            let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-            let status = Command::new(cargo)
-                .args([
-                    "build",
-                    "--quiet",
-                    "-p",
-                    "slice-preload",
-                    "--profile",
-                    profile,
-                ])
-                .current_dir(env!("CARGO_MANIFEST_DIR"))
-                .status()
-                .expect("run cargo build -p slice-preload");
-            assert!(status.success(), "cargo build -p slice-preload failed");
-            let lib = dir.join("libslice_alloc.so");
-            assert!(lib.exists(), "{} is not built", lib.display());
-            lib
-        })
-        .clone()
 }
 
 /// A fresh statistics path for one test.
