@@ -224,6 +224,7 @@ pub fn run(corpus: &Corpus, opts: &Options) -> Result<Outcome, Error> {
     Ok(Outcome {
         counts,
         phases: Phases {
+            load_s: 0.0,
             parse_s,
             bind_s,
             check_s,

@@ -7,6 +7,10 @@ use serde::{Deserialize, Serialize};
 /// Everything one run of the workload reports.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct RunReport {
+    /// The workload that ran: `checker` (this crate) or `tsc` (TypeScript's own checker on
+    /// QuickJS); absent in older reports, which were all `checker`.
+    #[serde(default = "default_workload")]
+    pub workload: String,
     /// Corpus name or directory as given.
     pub corpus: String,
     /// Number of checker threads.
@@ -35,9 +39,22 @@ pub struct Counts {
     pub diagnostics_by_code: BTreeMap<String, u64>,
 }
 
-/// Phase times, in seconds of wall time.
+fn default_workload() -> String {
+    CHECKER_WORKLOAD.to_string()
+}
+
+/// The name of this crate's workload in a report (`--workload checker`).
+pub const CHECKER_WORKLOAD: &str = "checker";
+
+/// Phase times, in seconds of wall time. The `tsc` workload's phases are its engine's:
+/// `load_s` the runtime and typescript.js, `parse_s` `createProgram`, `bind_s`
+/// `getTypeChecker` (TypeScript binds every file there), `check_s` the diagnostics; each the
+/// longest of its checkers.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Phases {
+    /// Loading the engine and the compiler (the `tsc` workload); 0 for the checker.
+    #[serde(default)]
+    pub load_s: f64,
     pub parse_s: f64,
     pub bind_s: f64,
     pub check_s: f64,
@@ -130,6 +147,26 @@ impl RunReport {
         outcome: &crate::Outcome,
         allocator: &crate::AllocatorIdentity,
     ) -> Self {
+        Self::of_workload(
+            CHECKER_WORKLOAD,
+            corpus,
+            checkers,
+            (outcome.counts.clone(), outcome.phases.clone()),
+            &outcome.digest,
+            allocator,
+        )
+    }
+
+    /// The report of one run of `workload`, with the allocator's and the process's view read
+    /// now.
+    pub fn of_workload(
+        workload: &str,
+        corpus: &str,
+        checkers: usize,
+        (counts, phases): (Counts, Phases),
+        digest: &str,
+        allocator: &crate::AllocatorIdentity,
+    ) -> Self {
         let slice = if allocator.name == "slice" {
             slice_alloc::stats().map(|s| SliceReport::from_stats(&s))
         } else {
@@ -143,11 +180,12 @@ impl RunReport {
             _ => allocator.identity.clone(),
         };
         RunReport {
+            workload: workload.to_string(),
             corpus: corpus.to_string(),
             checkers,
-            counts: outcome.counts.clone(),
-            phases: outcome.phases.clone(),
-            digest: outcome.digest.clone(),
+            counts,
+            phases,
+            digest: digest.to_string(),
             allocator: AllocatorReport {
                 name: allocator.name.to_string(),
                 identity,
@@ -165,10 +203,11 @@ impl RunReport {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "corpus      {} ({} checker{})",
+            "corpus      {} ({} checker{}, workload {})",
             self.corpus,
             self.checkers,
-            if self.checkers == 1 { "" } else { "s" }
+            if self.checkers == 1 { "" } else { "s" },
+            self.workload
         );
         let _ = writeln!(
             s,
@@ -184,6 +223,9 @@ impl RunReport {
         let _ = writeln!(s, "diagnostics {}", c.diagnostics);
         for (code, n) in &c.diagnostics_by_code {
             let _ = writeln!(s, "  {code:<9} {n}");
+        }
+        if p.load_s > 0.0 {
+            let _ = writeln!(s, "load        {:.3} s", p.load_s);
         }
         let _ = writeln!(s, "parse       {:.3} s", p.parse_s);
         let _ = writeln!(s, "bind        {:.3} s", p.bind_s);

@@ -115,6 +115,7 @@ fn the_human_report_of_a_slice_run_shows_allocation_sizes_and_slices_past_the_sw
 #[test]
 fn throughput_is_megabytes_per_second_per_thread_of_each_phase() {
     let p = checker::report::Phases {
+        load_s: 0.0,
         parse_s: 0.5,
         bind_s: 0.25,
         check_s: 2.0,

@@ -71,6 +71,7 @@ pub fn report(contender: Contender, corpus: &str, checkers: usize, digest: &str)
         small_fallbacks: 3,
     });
     RunReport {
+        workload: "checker".to_string(),
         corpus: corpus.to_string(),
         checkers,
         counts: Counts::default(),

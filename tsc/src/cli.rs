@@ -1,0 +1,141 @@
+//! The command line of the `tsc` workload: the `tsc-quickjs` binary's, and every compare
+//! child's under `--workload tsc`. The same options as the checker's, so compare launches
+//! both workloads alike.
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use checker::AllocatorIdentity;
+use checker::report::RunReport;
+use clap::Parser;
+
+use crate::{Input, Options, TypeScript, WORKLOAD};
+
+/// Runs TypeScript's own checker (typescript.js on QuickJS) on a corpus.
+#[derive(Debug, Parser)]
+#[command(name = "tsc-quickjs", version)]
+struct Args {
+    /// Corpus name (`synthetic`, `trpc`, ...) or a directory of sources.
+    #[arg(long, default_value = "synthetic")]
+    corpus: String,
+    /// Number of checkers, each its own thread, QuickJS runtime and program.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=checker::MAX_CHECKERS as i64))]
+    checkers: u32,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Also print every diagnostic (to stderr with `--json`).
+    #[arg(long)]
+    diagnostics: bool,
+    /// Where fetched corpora (and the TypeScript package) are cached.
+    #[arg(long)]
+    cache_dir: Option<PathBuf>,
+    /// Never fetch, and do not hash the cache (compare's children: the parent verified it).
+    #[arg(long)]
+    no_fetch: bool,
+    /// Write the compiler host's input (every file, the library, the options' inputs) to
+    /// FILE as JSON and exit, for `scripts/node-check.js`.
+    #[arg(long, value_name = "FILE")]
+    write_input: Option<PathBuf>,
+}
+
+/// Parses the process's arguments and runs.
+pub fn main(allocator: AllocatorIdentity) -> ExitCode {
+    main_from(std::env::args_os(), allocator)
+}
+
+/// Parses `args` (the program name first) and runs the workload under `allocator`.
+pub fn main_from(
+    args: impl IntoIterator<Item = OsString>,
+    allocator: AllocatorIdentity,
+) -> ExitCode {
+    let args = Args::parse_from(args);
+    match run(&args, allocator) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
+    let opts = corpora::OpenOptions {
+        cache_dir: args.cache_dir.clone(),
+        fetch: !args.no_fetch,
+        progress: !args.json,
+    };
+    let corpus = if args.no_fetch {
+        corpora::open_verified(&args.corpus, &opts)
+    } else {
+        corpora::open(&args.corpus, &opts)
+    }
+    .with_context(|| format!("opening corpus `{}`", args.corpus))?;
+    let typescript = TypeScript::open(&opts, args.no_fetch)
+        .context("opening the TypeScript package (the `typescript` corpus)")?;
+    if let Some(path) = &args.write_input {
+        let mut input = Input::new(&corpus, &typescript);
+        input.typescript = Some(typescript_js_path(&opts)?);
+        write_atomically(path, input.to_json().as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+        return Ok(());
+    }
+    let checkers = args.checkers as usize;
+    let outcome = crate::run(&corpus, &typescript, &Options { checkers }).with_context(|| {
+        format!(
+            "checking corpus `{}` with TypeScript {}",
+            args.corpus, typescript.version
+        )
+    })?;
+    if args.diagnostics {
+        for d in &outcome.diagnostics {
+            if args.json {
+                eprintln!("{d}");
+            } else {
+                println!("{d}");
+            }
+        }
+    }
+    let report = RunReport::of_workload(
+        WORKLOAD,
+        &args.corpus,
+        checkers,
+        (outcome.counts.clone(), outcome.phases.clone()),
+        &outcome.digest,
+        &allocator,
+    );
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).context("serialising the report")?
+        );
+    } else {
+        print!("{}", report.human());
+        println!("typescript  {}", outcome.typescript_version);
+    }
+    Ok(())
+}
+
+/// The cached `lib/typescript.js`, for a reference run that loads the same compiler.
+fn typescript_js_path(opts: &corpora::OpenOptions) -> Result<String> {
+    let root = corpora::cache_root(opts.cache_dir.as_deref())?;
+    let path = corpora::corpus_dir(&root, "typescript").join("files/lib/typescript.js");
+    anyhow::ensure!(path.is_file(), "{} is missing", path.display());
+    Ok(path.display().to_string())
+}
+
+fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let tmp = dir.join(format!(
+        ".{}.tmp{}",
+        path.file_name()
+            .map_or("input".into(), |n| n.to_string_lossy()),
+        std::process::id()
+    ));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
+}

@@ -1,0 +1,229 @@
+#![doc = include_str!("../README.md")]
+pub mod cli;
+mod engine;
+mod input;
+
+use std::collections::BTreeMap;
+
+use checker::report::{Counts, Phases};
+use corpora::{Corpus, SourceFile};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest as _, Sha256};
+
+pub use engine::{HOST_JS, MAX_STACK_BYTES};
+pub use input::Input;
+
+/// The name of this workload in a report and on the command line (`--workload tsc`).
+pub const WORKLOAD: &str = "tsc";
+
+/// The TypeScript package a run executes: `lib/typescript.js` and the standard library it
+/// checks against, from the pinned, verified `typescript` corpus.
+#[derive(Clone, Debug)]
+pub struct TypeScript {
+    /// The pinned version (`6.0.3`); a run whose `ts.version` differs fails.
+    pub version: String,
+    /// `lib/typescript.js`: the whole compiler, about 9 MiB of JavaScript.
+    pub script: Vec<u8>,
+    /// The `lib.*.d.ts` files TypeScript loads for `target: es2022` (`corpora::stdlib`).
+    pub lib: Vec<SourceFile>,
+}
+
+impl TypeScript {
+    /// The package from the corpus cache, fetched and verified like any corpus when
+    /// `opts.fetch` is set; with `verified`, only sizes are checked (a parent verified it).
+    pub fn open(opts: &corpora::OpenOptions, verified: bool) -> Result<TypeScript, corpora::Error> {
+        let package = if verified {
+            corpora::open_verified("typescript", opts)?
+        } else {
+            corpora::open("typescript", opts)?
+        };
+        let version = corpora::corpus_def("typescript")
+            .and_then(|d| d.pins().into_iter().next())
+            .map(|p| p.version)
+            .unwrap_or_default();
+        let script = package
+            .files
+            .into_iter()
+            .find(|f| f.path == "lib/typescript.js")
+            .map(|f| f.bytes)
+            .ok_or_else(|| corpora::Error::EmptySelection {
+                corpus: "typescript".to_string(),
+                package: format!("typescript@{version}"),
+                selection: "lib/typescript.js".to_string(),
+            })?;
+        Ok(TypeScript {
+            version,
+            script,
+            lib: package.lib,
+        })
+    }
+}
+
+/// How to run the workload.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Number of checkers: each its own thread, QuickJS runtime and program, checking the
+    /// root files `i mod N`.
+    pub checkers: usize,
+}
+
+/// One diagnostic as TypeScript reports it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Diagnostic {
+    /// Corpus path of the file; standard library files start with `lib/`; empty for a
+    /// global or options diagnostic.
+    pub file: String,
+    /// UTF-16 offset of the start in the file, as TypeScript counts; -1 without a position.
+    pub start: i64,
+    /// TypeScript's diagnostic code (`2322`).
+    pub code: u32,
+    /// The whole message chain, one line per level.
+    pub message: String,
+    /// 1-based line and column (UTF-16 units); 0 without a position.
+    pub line: u32,
+    pub column: u32,
+    /// `error`, `warning`, `suggestion` or `message`.
+    pub category: String,
+}
+
+impl std::fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}:{}:{} - {} TS{}: {}",
+            self.file,
+            self.line,
+            self.column,
+            self.category,
+            self.code,
+            self.message.replace('\n', "\n  ")
+        )
+    }
+}
+
+/// What a run found.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub counts: Counts,
+    pub phases: Phases,
+    /// Sorted by file, position, code and message; duplicates removed.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Hex SHA-256 over the sorted diagnostics (file, position, code, message).
+    pub digest: String,
+    /// `ts.version` as the engine reported it.
+    pub typescript_version: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(
+        "corpus `{0}` has no source files (.ts, .tsx, .d.ts, .mts, .cts, .js, .jsx, .mjs, .cjs)"
+    )]
+    NoSourceFiles(String),
+    #[error("the number of checkers must be at least 1")]
+    NoCheckers,
+    #[error("could not start checker thread {index} with a {} MiB stack: {source}", engine::THREAD_STACK_BYTES >> 20)]
+    Thread {
+        index: usize,
+        source: std::io::Error,
+    },
+    #[error("checker {index}: {message}")]
+    Engine { index: usize, message: String },
+    #[error("checker {index} ran TypeScript {found}, not the pinned {pinned}")]
+    Version {
+        index: usize,
+        found: String,
+        pinned: String,
+    },
+}
+
+/// Runs TypeScript's checker on `corpus`: `opts.checkers` threads, each with its own QuickJS
+/// runtime that loads `typescript.js`, builds the whole program and reports the pre-emit
+/// diagnostics of its share of the root files; the shares are merged in file order.
+pub fn run(corpus: &Corpus, typescript: &TypeScript, opts: &Options) -> Result<Outcome, Error> {
+    if opts.checkers == 0 {
+        return Err(Error::NoCheckers);
+    }
+    let input = Input::new(corpus, typescript);
+    if input.root_files.is_empty() {
+        return Err(Error::NoSourceFiles(corpus.name.clone()));
+    }
+    let json = input.to_json();
+    let shares = engine::run_shares(&typescript.script, &json, opts.checkers)?;
+    for (index, share) in shares.iter().enumerate() {
+        if share.report.version != typescript.version {
+            return Err(Error::Version {
+                index,
+                found: share.report.version.clone(),
+                pinned: typescript.version.clone(),
+            });
+        }
+    }
+    Ok(merge(&input, shares))
+}
+
+/// The shares of every checker as one outcome: diagnostics merged, sorted and deduplicated;
+/// types and relations summed (each checker keeps its own tables, as in the native port);
+/// the program's own sizes from the first checker (every checker builds the same program);
+/// each phase the longest checker's.
+fn merge(input: &Input, shares: Vec<engine::Share>) -> Outcome {
+    let first = &shares[0].report;
+    let mut counts = Counts {
+        files: first.source_files,
+        bytes: input.bytes(),
+        lines: input.lines(),
+        ast_nodes: first.nodes,
+        symbols: first.symbols,
+        ..Counts::default()
+    };
+    let version = first.version.clone();
+    let mut phases = Phases {
+        front_threads: shares.len(),
+        ..Phases::default()
+    };
+    let mut diagnostics = Vec::new();
+    for share in shares {
+        counts.types += share.report.types;
+        counts.relations += share.report.relations;
+        phases.load_s = phases.load_s.max(share.load_s);
+        phases.parse_s = phases.parse_s.max(share.program_s);
+        phases.bind_s = phases.bind_s.max(share.bind_s);
+        phases.check_s = phases.check_s.max(share.check_s);
+        diagnostics.extend(share.report.diagnostics);
+    }
+    diagnostics.sort_by(|a, b| {
+        (&a.file, a.start, a.code, &a.message).cmp(&(&b.file, b.start, b.code, &b.message))
+    });
+    diagnostics.dedup_by(|a, b| {
+        (&a.file, a.start, a.code, &a.message) == (&b.file, b.start, b.code, &b.message)
+    });
+    counts.diagnostics = diagnostics.len() as u64;
+    let mut by_code = BTreeMap::new();
+    for d in &diagnostics {
+        *by_code.entry(format!("TS{}", d.code)).or_insert(0) += 1;
+    }
+    counts.diagnostics_by_code = by_code;
+    let digest = digest(&diagnostics);
+    Outcome {
+        counts,
+        phases,
+        diagnostics,
+        digest,
+        typescript_version: version,
+    }
+}
+
+/// Hex SHA-256 over one line per diagnostic: file, position, code and message.
+pub fn digest(diagnostics: &[Diagnostic]) -> String {
+    let mut hasher = Sha256::new();
+    for d in diagnostics {
+        hasher.update(format!("{}\t{}\t{}\t", d.file, d.start, d.code).as_bytes());
+        hasher.update(d.message.as_bytes());
+        hasher.update(b"\n");
+    }
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
