@@ -14,6 +14,8 @@ use sha2::{Digest, Sha256};
 const SOURCE_DIRS: &[&str] = &[
     "alloc/src",
     "checker/src",
+    "tsc/src",
+    "tsc/js",
     "corpora/src",
     "corpora/data",
     "compare/src",
@@ -24,6 +26,7 @@ const SOURCE_FILES: &[&str] = &[
     "Cargo.lock",
     "alloc/Cargo.toml",
     "checker/Cargo.toml",
+    "tsc/Cargo.toml",
     "corpora/Cargo.toml",
     "compare/Cargo.toml",
     "compare/build.rs",
@@ -35,6 +38,8 @@ const RECORDED: &[&str] = &[
     "tikv-jemallocator",
     "tikv-jemalloc-sys",
     "libc",
+    "rquickjs",
+    "rquickjs-sys",
 ];
 
 fn main() {

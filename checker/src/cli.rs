@@ -38,7 +38,15 @@ struct Args {
 /// Parses `--corpus NAME|DIR --checkers N [--json] [--cache-dir DIR] [--no-fetch]`, runs the workload
 /// and prints the report.
 pub fn main(allocator: AllocatorIdentity) -> ExitCode {
-    let args = Args::parse();
+    main_from(std::env::args_os(), allocator)
+}
+
+/// Parses `args` (the program name first) and runs the workload under `allocator`.
+pub fn main_from(
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+    allocator: AllocatorIdentity,
+) -> ExitCode {
+    let args = Args::parse_from(args);
     match run(&args, allocator) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -23,6 +23,7 @@ use crate::export::{Format, Outputs};
 use crate::output::{progress::Progress, report};
 use crate::reproduce;
 use crate::results::{Results, RoundDefaults, Settings};
+use crate::workload::WorkloadKind;
 
 /// Exit status after Ctrl-C, as shells report a SIGINT.
 const EXIT_INTERRUPTED: u8 = 130;
@@ -99,6 +100,10 @@ struct BakeoffArgs {
     /// The contender every other is compared against; added to the contenders if missing.
     #[arg(long, default_value = "slice-nohuge")]
     baseline: String,
+    /// What the children run: `checker` (this project's checker) or `tsc` (TypeScript's own
+    /// checker on QuickJS, the publication's kind of heap; fetches typescript@6.0.3).
+    #[arg(long, value_enum, default_value_t = WorkloadKind::Checker, conflicts_with = "commands")]
+    workload: WorkloadKind,
     /// Measure this shell command (run as `sh -c CMD`; repeatable, each its own cell)
     /// instead of the checker, every contender by LD_PRELOAD; not with --corpus, --checkers
     /// or --cache-dir.
@@ -245,17 +250,22 @@ struct ReproduceArgs {
     /// Only these checker counts; 1 and 8 by default.
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=checker::MAX_CHECKERS as i64))]
     checkers: Vec<u32>,
+    /// What the children run: `checker`, or `tsc` (TypeScript's own checker on QuickJS: the
+    /// five corpora at 1 checker, the slice policies and slice-adaptive).
+    #[arg(long, value_enum, default_value_t = WorkloadKind::Checker)]
+    workload: WorkloadKind,
     #[command(flatten)]
     schedule: ScheduleArgs,
-    /// Markdown report.
-    #[arg(long, value_name = "FILE", default_value = "docs/RESULTS.md")]
-    markdown: PathBuf,
-    /// Chart.
-    #[arg(long, value_name = "FILE", default_value = "docs/results.svg")]
-    svg: PathBuf,
-    /// Every run, for `--resume` and `compare report`.
-    #[arg(long, value_name = "FILE", default_value = "docs/results.json")]
-    json: PathBuf,
+    /// Markdown report [default: docs/RESULTS.md, docs/RESULTS-tsc.md for --workload tsc].
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<PathBuf>,
+    /// Chart [default: docs/results.svg, docs/results-tsc.svg].
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Every run, for `--resume` and `compare report` [default: docs/results.json,
+    /// docs/results-tsc.json].
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
     /// CSV of every run.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
@@ -318,8 +328,12 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
         }
         Some(Command::Reproduce(args)) => {
             let (min_runs, max_runs, precision_pct) = args.schedule.rounds(reproduce::ROUNDS);
-            let mut settings =
-                reproduce::settings(args.ablations, min_runs, args.schedule.warmup as usize);
+            let mut settings = reproduce::settings(
+                args.workload,
+                args.ablations,
+                min_runs,
+                args.schedule.warmup as usize,
+            );
             settings.max_runs = max_runs;
             settings.precision_pct = precision_pct;
             settings.control = !args.schedule.no_control;
@@ -339,11 +353,30 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
             if !args.checkers.is_empty() {
                 settings.checkers = args.checkers.iter().map(|&n| n as usize).collect();
             }
+            let default = |stem: &str, ext: &str| {
+                let suffix = match args.workload {
+                    WorkloadKind::Checker => String::new(),
+                    other => format!("-{other}"),
+                };
+                PathBuf::from(format!("docs/{stem}{suffix}.{ext}"))
+            };
+            let json = args
+                .json
+                .clone()
+                .unwrap_or_else(|| default("results", "json"));
+            let markdown = args
+                .markdown
+                .clone()
+                .unwrap_or_else(|| default("RESULTS", "md"));
+            let svg = args
+                .svg
+                .clone()
+                .unwrap_or_else(|| default("results", "svg"));
             let outputs = Outputs::new()
-                .with(Format::Json, Some(&args.json))
+                .with(Format::Json, Some(&json))
                 .with(Format::Csv, args.csv.as_deref())
-                .with(Format::Markdown, Some(&args.markdown))
-                .with(Format::Svg, Some(&args.svg));
+                .with(Format::Markdown, Some(&markdown))
+                .with(Format::Svg, Some(&svg));
             for path in outputs.paths() {
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                     std::fs::create_dir_all(dir)
@@ -410,6 +443,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
                 corpus_digests: BTreeMap::new(),
                 outputs: BTreeMap::new(),
                 command: command.map(|(_, settings)| settings),
+                workload: args.workload,
             };
             if let Some(path) = &args.schedule.resume {
                 let previous = Results::load(path)?.settings;
@@ -617,10 +651,22 @@ fn prepare_checker(
     record_children(results, children, schedule.resume.as_deref())?;
     let binaries = Binaries {
         dir: origin.dir(),
+        workload: results.settings.workload,
         cache_dir: schedule.cache_dir.clone(),
         timeout,
     };
     let settings = &results.settings;
+    if settings.workload == WorkloadKind::Tsc {
+        // The children read the compiler from the cache without fetching or hashing it.
+        let options = corpora::OpenOptions {
+            cache_dir: schedule.cache_dir.clone(),
+            fetch: true,
+            progress: true,
+        };
+        tsc::TypeScript::open(&options, false).context(
+            "opening the TypeScript package the tsc workload runs (the `typescript` corpus)",
+        )?;
+    }
     let recorded = settings.corpus_digests.clone();
     let mut digests = Vec::new();
     let corpora = settings
@@ -735,6 +781,9 @@ fn continue_plan(settings: &mut Settings, previous: Settings, matches: &ArgMatch
     if defaulted("warmup") {
         settings.warmup = previous.warmup;
     }
+    if defaulted("workload") {
+        settings.workload = previous.workload;
+    }
 }
 
 /// A precision needs a most rounds (the defaults' when a resumed fixed plan gets one), and
@@ -755,6 +804,15 @@ fn check_rounds(settings: &mut Settings, defaults: RoundDefaults) -> Result<()> 
 /// for another plan is refused, naming what differs, unless `--extend` is given and the
 /// new plan only adds to the old one (corpora, checker counts, contenders, rounds).
 fn check_resumable(path: &Path, previous: &Settings, asked: &Settings, extend: bool) -> Result<()> {
+    if previous.workload != asked.workload {
+        bail!(
+            "cannot resume {}: its runs measured the `{}` workload, not `{}`; start a new \
+             bake-off with another --json",
+            path.display(),
+            previous.workload,
+            asked.workload
+        );
+    }
     let mut changes = Vec::new();
     let mut shrinks = Vec::new();
     let set = |v: &[String]| v.iter().cloned().collect::<std::collections::BTreeSet<_>>();

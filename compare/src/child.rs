@@ -1,13 +1,16 @@
 //! The entry point of the four child binaries, and what a child says about its own build.
+//! Every child runs either workload (`--workload checker|tsc`) under its allocator.
 //!
 //! **A child is never measured stale**: every child answers `--build-info` with the
 //! revision, source digest and profile it was built from, and compare refuses a child
 //! whose sources differ from its own (see [`crate::benchmark::children`]).
+use std::ffi::OsString;
 use std::process::ExitCode;
 
 use serde::{Deserialize, Serialize};
 
 use crate::contender::variant::KNOBS_ENV;
+use crate::workload::{WORKLOAD_ARG, WorkloadKind};
 
 pub mod system;
 
@@ -93,13 +96,52 @@ pub fn main_proven(allocator: Result<checker::AllocatorIdentity, String>) -> Exi
     if is_build_info() {
         return build_info();
     }
-    match allocator {
-        Ok(allocator) => checker::cli::main(allocator),
+    let allocator = match allocator {
+        Ok(allocator) => allocator,
         Err(error) => {
             eprintln!("error: {error}");
-            ExitCode::from(3)
+            return ExitCode::from(3);
+        }
+    };
+    match split_workload(std::env::args_os().collect()) {
+        Ok((WorkloadKind::Checker, args)) => checker::cli::main_from(args, allocator),
+        Ok((WorkloadKind::Tsc, args)) => tsc::cli::main_from(args, allocator),
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(2)
         }
     }
+}
+
+/// The workload a child is asked for (`--workload NAME` or `--workload=NAME`, the checker
+/// without one) and the rest of its arguments, for that workload's own command line.
+pub fn split_workload(args: Vec<OsString>) -> Result<(WorkloadKind, Vec<OsString>), String> {
+    let mut rest = Vec::with_capacity(args.len());
+    let mut workload = None;
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let value = if arg == WORKLOAD_ARG {
+            Some(args.next().ok_or(format!("{WORKLOAD_ARG} needs a value"))?)
+        } else {
+            arg.to_str()
+                .and_then(|a| a.strip_prefix(WORKLOAD_ARG)?.strip_prefix('='))
+                .map(OsString::from)
+        };
+        let Some(value) = value else {
+            rest.push(arg);
+            continue;
+        };
+        let name = value.to_string_lossy();
+        let kind = WorkloadKind::from_name(&name).ok_or(format!(
+            "unknown workload `{name}` in {WORKLOAD_ARG}: `{}` or `{}`",
+            WorkloadKind::Checker,
+            WorkloadKind::Tsc
+        ))?;
+        if workload.replace(kind).is_some_and(|before| before != kind) {
+            return Err(format!("{WORKLOAD_ARG} is given twice, differently"));
+        }
+    }
+    Ok((workload.unwrap_or_default(), rest))
 }
 
 fn is_build_info() -> bool {

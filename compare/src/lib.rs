@@ -13,3 +13,4 @@ pub mod policies;
 pub mod reproduce;
 pub mod results;
 pub mod stats;
+pub mod workload;

@@ -9,6 +9,7 @@ use crate::contender::Contender;
 use crate::output::table::{Table, count, signed};
 use crate::results::{Results, RoundDefaults, Settings};
 use crate::stats::{Metric, Ratio, Verdict};
+use crate::workload::WorkloadKind;
 
 /// The publication's corpora, in its order.
 pub const CORPORA: [&str; 5] = ["trpc", "excalidraw", "typeorm", "playwright", "typescript"];
@@ -34,12 +35,29 @@ pub const ROUNDS: RoundDefaults = RoundDefaults {
 /// The matrix: all five corpora at 1 and 8 checkers; the three slice policies and the
 /// three other allocators; with `ablations` also the switch sweep, +populate and +collapse.
 /// Paired rounds with the A/A control, `min_runs` rounds at least.
-pub fn settings(ablations: bool, min_runs: usize, warmup: usize) -> Settings {
+///
+/// On the `tsc` workload (TypeScript's checker on QuickJS, 15 s to 2 minutes a run here) the
+/// matrix is the five corpora at 1 checker (`--checkers 1,8` adds 8) and the slice policies
+/// the publication compared plus `slice-adaptive`; the other allocators are a bake-off's
+/// (`compare --workload tsc --corpus trpc`).
+pub fn settings(
+    workload: WorkloadKind,
+    ablations: bool,
+    min_runs: usize,
+    warmup: usize,
+) -> Settings {
     let mut contenders = vec![
         Contender::SLICE_NOHUGE,
         Contender::SLICE_HYBRID,
         Contender::SLICE_HUGE,
     ];
+    if workload == WorkloadKind::Tsc {
+        contenders.push(
+            "slice-adaptive"
+                .parse()
+                .expect("slice-adaptive is a valid contender"),
+        );
+    }
     if ablations {
         contenders.extend(
             SWITCH_POINTS_MIB
@@ -54,10 +72,15 @@ pub fn settings(ablations: bool, min_runs: usize, warmup: usize) -> Settings {
             );
         }
     }
-    contenders.extend([Contender::Mimalloc, Contender::Jemalloc, Contender::System]);
+    if workload.is_checker() {
+        contenders.extend([Contender::Mimalloc, Contender::Jemalloc, Contender::System]);
+    }
     Settings {
         corpora: CORPORA.map(String::from).to_vec(),
-        checkers: CHECKERS.to_vec(),
+        checkers: match workload {
+            WorkloadKind::Checker => CHECKERS.to_vec(),
+            WorkloadKind::Tsc => vec![1],
+        },
         contenders,
         baseline: Contender::SLICE_NOHUGE,
         min_runs,
@@ -69,6 +92,7 @@ pub fn settings(ablations: bool, min_runs: usize, warmup: usize) -> Settings {
         corpus_digests: Default::default(),
         outputs: Default::default(),
         command: None,
+        workload,
     }
 }
 
@@ -606,11 +630,11 @@ mod tests {
 
     #[test]
     fn the_matrix_covers_five_corpora_at_one_and_eight_checkers() {
-        let plain = settings(false, 5, 1);
+        let plain = settings(WorkloadKind::Checker, false, 5, 1);
         assert_eq!(plain.corpora.len(), 5);
         assert_eq!(plain.checkers, vec![1, 8]);
         assert_eq!(plain.contenders.len(), 6);
-        let full = settings(true, 5, 1);
+        let full = settings(WorkloadKind::Checker, true, 5, 1);
         let names: Vec<String> = full.contenders.iter().map(|c| c.to_string()).collect();
         for name in [
             "slice-hybrid@2",

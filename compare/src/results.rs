@@ -16,6 +16,7 @@ use crate::command::proof::CommandProof;
 use crate::contender::{Contender, Definition};
 use crate::environment::Environment;
 use crate::stats::{self, Metric, Ratio};
+use crate::workload::WorkloadKind;
 
 /// A whole bake-off, as the JSON export writes it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -76,6 +77,9 @@ pub struct Settings {
     /// Absent for a checker bake-off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<CommandSettings>,
+    /// What every child runs (`--workload`); absent for the checker, as in older files.
+    #[serde(default, skip_serializing_if = "WorkloadKind::is_checker")]
+    pub workload: WorkloadKind,
 }
 
 /// How many rounds a plan gets when the command line does not say.
@@ -134,8 +138,12 @@ impl Settings {
         match self.command {
             Some(_) => format!("`{corpus}`"),
             None => format!(
-                "{corpus} · {checkers} checker{}",
-                if checkers == 1 { "" } else { "s" }
+                "{corpus} · {checkers} checker{}{}",
+                if checkers == 1 { "" } else { "s" },
+                match self.workload {
+                    WorkloadKind::Checker => String::new(),
+                    other => format!(" · {other}"),
+                }
             ),
         }
     }

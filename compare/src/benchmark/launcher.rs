@@ -6,6 +6,7 @@ use std::time::Duration;
 use crate::benchmark::measure::{self, Measurement};
 use crate::contender::{Contender, variant};
 use crate::results::Run;
+use crate::workload::{WORKLOAD_ARG, WorkloadKind};
 
 /// The environment variable that selects the slice allocator's policy in a child.
 pub const SLICE_POLICY_ENV: &str = "CHECKBENCH_SLICE";
@@ -41,6 +42,8 @@ pub trait Launcher {
 #[derive(Clone, Debug)]
 pub struct Binaries {
     pub dir: PathBuf,
+    /// What every child runs (`--workload`).
+    pub workload: WorkloadKind,
     /// Passed to children as `--cache-dir` so they read the corpus the parent fetched.
     pub cache_dir: Option<PathBuf>,
     /// `--timeout`: a run still going after this long is killed; `None` waits forever.
@@ -58,9 +61,19 @@ impl Launcher for Binaries {
         self.timeout
     }
 
+    /// A checker child's judgement, and a failed run when the child reports another
+    /// workload than it was asked for.
+    fn judge(&self, request: &Request<'_>, round: usize, measured: &Measurement) -> Run {
+        let mut run = measure::judge(request.contender, round, measured);
+        measure::check_workload(&mut run, measured, self.workload);
+        run
+    }
+
     fn command(&self, request: &Request<'_>) -> Command {
         let mut command = Command::new(self.path(request.contender));
         command
+            .arg(WORKLOAD_ARG)
+            .arg(self.workload.name())
             .arg("--corpus")
             .arg(request.corpus)
             .arg("--checkers")

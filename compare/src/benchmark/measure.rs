@@ -11,6 +11,7 @@ use checker::report::RunReport;
 
 use crate::contender::Contender;
 use crate::results::{AllocatorProof, Covariates, Figures, Run, RunStatus, Workload};
+use crate::workload::WorkloadKind;
 
 /// How a child ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -329,6 +330,24 @@ pub fn judge(contender: Contender, round: usize, measured: &Measurement) -> Run 
         diagnostics: counts.diagnostics,
     });
     run
+}
+
+/// Fails `run` if its child reported another workload than `asked` (an old child without
+/// `--workload` runs the checker whatever it is asked): **a run that did not measure what
+/// it says is a failed run.**
+pub fn check_workload(run: &mut Run, measured: &Measurement, asked: WorkloadKind) {
+    if !run.status.is_ok() {
+        return;
+    }
+    let Ok(report) = serde_json::from_slice::<RunReport>(&measured.stdout) else {
+        return;
+    };
+    if report.workload != asked.name() {
+        run.status = RunStatus::Failed(format!(
+            "the child ran the `{}` workload, not `{asked}`",
+            report.workload
+        ));
+    }
 }
 
 fn proof(report: &RunReport) -> AllocatorProof {

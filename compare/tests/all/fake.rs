@@ -183,6 +183,7 @@ pub fn plan(contenders: &[&str], checkers: &[usize], runs: usize, warmup: usize)
             seed: 0,
             corpus_digests: Default::default(),
             outputs: Default::default(),
+            workload: Default::default(),
             command: None,
         },
     )

@@ -18,6 +18,7 @@ fn binaries() -> Binaries {
             .parent()
             .unwrap()
             .to_path_buf(),
+        workload: compare::workload::WorkloadKind::Checker,
         cache_dir: Some(std::env::temp_dir().join("checkbench-knob-tests-cache")),
         timeout: None,
     }
