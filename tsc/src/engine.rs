@@ -82,7 +82,43 @@ pub(crate) fn run_shares(
     })
 }
 
-/// One checker: a fresh runtime, the whole program, the root files `index mod count`.
+/// A QuickJS runtime and context as every checker makes them: the engine's stack limit set
+/// for a thread of [`THREAD_STACK_BYTES`], every allocation from the global allocator.
+/// Single-threaded: make it on the thread that uses it.
+pub struct Engine {
+    context: Context,
+    // Kept for its lifetime; the context holds the runtime too.
+    _runtime: Runtime,
+}
+
+impl Engine {
+    pub fn new() -> Result<Engine, String> {
+        let runtime = Runtime::new().map_err(|e| format!("creating a QuickJS runtime: {e}"))?;
+        runtime.set_max_stack_size(MAX_STACK_BYTES);
+        let context =
+            Context::full(&runtime).map_err(|e| format!("creating a QuickJS context: {e}"))?;
+        Ok(Engine {
+            context,
+            _runtime: runtime,
+        })
+    }
+
+    /// Evaluates `source` as a global script named `name`; its completion value as JSON
+    /// (`undefined` for none), or the exception's message and stack.
+    pub fn eval(&self, source: &[u8], name: &str) -> Result<String, String> {
+        self.context.with(|ctx| {
+            let value = eval(&ctx, source.to_vec(), name)?;
+            let json = ctx
+                .json_stringify(value)
+                .map_err(|e| js_error(&ctx, e, "serialising the completion value"))?;
+            Ok(json
+                .and_then(|s| s.to_string().ok())
+                .unwrap_or_else(|| "undefined".to_string()))
+        })
+    }
+}
+
+/// One checker: a fresh engine, the whole program, the root files `index mod count`.
 fn check_share(
     script: &[u8],
     input_json: &str,
@@ -90,11 +126,8 @@ fn check_share(
     count: usize,
 ) -> Result<Share, String> {
     let start = Instant::now();
-    let runtime = Runtime::new().map_err(|e| format!("creating a QuickJS runtime: {e}"))?;
-    runtime.set_max_stack_size(MAX_STACK_BYTES);
-    let context =
-        Context::full(&runtime).map_err(|e| format!("creating a QuickJS context: {e}"))?;
-    context.with(|ctx| {
+    let engine = Engine::new()?;
+    engine.context.with(|ctx| {
         eval(&ctx, script.to_vec(), "typescript.js")?;
         eval(&ctx, HOST_JS.as_bytes().to_vec(), "host.js")?;
         let host: Object = ctx
@@ -129,11 +162,11 @@ fn check_share(
     })
 }
 
-fn eval(ctx: &Ctx<'_>, source: Vec<u8>, name: &str) -> Result<(), String> {
+fn eval<'js>(ctx: &Ctx<'js>, source: Vec<u8>, name: &str) -> Result<Value<'js>, String> {
     let mut options = EvalOptions::default();
     options.strict = false;
     options.filename = Some(name.to_string());
-    ctx.eval_with_options::<(), _>(source, options)
+    ctx.eval_with_options::<Value, _>(source, options)
         .map_err(|e| js_error(ctx, e, &format!("evaluating {name}")))
 }
 

@@ -10,7 +10,7 @@ use corpora::{Corpus, SourceFile};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
-pub use engine::{HOST_JS, MAX_STACK_BYTES};
+pub use engine::{Engine, HOST_JS, MAX_STACK_BYTES};
 pub use input::Input;
 
 /// The name of this workload in a report and on the command line (`--workload tsc`).
@@ -191,12 +191,9 @@ fn merge(input: &Input, shares: Vec<engine::Share>) -> Outcome {
         phases.check_s = phases.check_s.max(share.check_s);
         diagnostics.extend(share.report.diagnostics);
     }
-    diagnostics.sort_by(|a, b| {
-        (&a.file, a.start, a.code, &a.message).cmp(&(&b.file, b.start, b.code, &b.message))
-    });
-    diagnostics.dedup_by(|a, b| {
-        (&a.file, a.start, a.code, &a.message) == (&b.file, b.start, b.code, &b.message)
-    });
+    // Diagnostic orders by file, position, code and message first (its field order).
+    diagnostics.sort();
+    diagnostics.dedup();
     counts.diagnostics = diagnostics.len() as u64;
     let mut by_code = BTreeMap::new();
     for d in &diagnostics {
