@@ -1,0 +1,123 @@
+//! TypeScript 6.0.3 itself, run by the workload on small corpora.
+use std::sync::OnceLock;
+
+use corpora::{Corpus, Provenance, SourceFile};
+use tsc::{Options, Outcome, TypeScript};
+
+/// The pinned package, from the cache or fetched into it once for the whole test binary.
+fn typescript() -> &'static TypeScript {
+    static PACKAGE: OnceLock<TypeScript> = OnceLock::new();
+    PACKAGE.get_or_init(|| {
+        let options = corpora::OpenOptions {
+            cache_dir: None,
+            fetch: true,
+            progress: false,
+        };
+        TypeScript::open(&options, false)
+            .expect("typescript@6.0.3 from the corpus cache, or fetched through npm")
+    })
+}
+
+/// A corpus named `name` (a named corpus brings its module roots) of these files.
+fn corpus(name: &str, files: &[(&str, &str)]) -> Corpus {
+    Corpus {
+        name: name.to_string(),
+        provenance: Provenance::Local,
+        files: files
+            .iter()
+            .map(|(path, text)| SourceFile {
+                path: path.to_string(),
+                bytes: text.as_bytes().to_vec(),
+            })
+            .collect(),
+        lib: Vec::new(),
+    }
+}
+
+fn run(corpus: &Corpus, checkers: usize) -> Outcome {
+    tsc::run(corpus, typescript(), &Options { checkers }).unwrap()
+}
+
+fn lines(outcome: &Outcome) -> Vec<String> {
+    outcome.diagnostics.iter().map(|d| d.to_string()).collect()
+}
+
+/// trpc's layout: the client imports the server by its package name.
+const TRPC_LIKE: &[(&str, &str)] = &[
+    (
+        "server/src/index.ts",
+        "export const answer: number = 42;\nexport function greet(name: string): string {\n  return 'hi ' + name;\n}\n",
+    ),
+    (
+        "client/src/use.ts",
+        "import { answer, greet } from '@trpc/server';\nconst s: string = answer;\ngreet(1);\nexport { s };\n",
+    ),
+    (
+        "client/src/local.ts",
+        "import { s } from './use';\nlet n: number = s;\nn.toFixed();\n",
+    ),
+];
+
+#[test]
+fn a_corpus_gets_typescripts_own_diagnostics_with_its_packages_found_by_name() {
+    let outcome = run(&corpus("trpc", TRPC_LIKE), 1);
+    assert_eq!(
+        lines(&outcome),
+        [
+            "client/src/local.ts:2:5 - error TS2322: Type 'string' is not assignable to type 'number'.",
+            "client/src/use.ts:2:7 - error TS2322: Type 'number' is not assignable to type 'string'.",
+            "client/src/use.ts:3:7 - error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'.",
+        ]
+    );
+    assert_eq!(outcome.typescript_version, "6.0.3");
+    assert_eq!(outcome.counts.diagnostics_by_code.get("TS2322"), Some(&2));
+    assert!(
+        outcome.counts.symbols > 10_000,
+        "the standard library is bound with the corpus: {} symbols",
+        outcome.counts.symbols
+    );
+    assert!(outcome.counts.types > 0);
+}
+
+#[test]
+fn a_package_imported_by_name_is_missing_outside_its_corpus() {
+    // The same files as a folder of another name: no module roots, so TS2307.
+    let outcome = run(&corpus("elsewhere", TRPC_LIKE), 1);
+    assert!(
+        outcome
+            .diagnostics
+            .iter()
+            .any(|d| d.code == 2307 && d.file == "client/src/use.ts"),
+        "{:#?}",
+        lines(&outcome)
+    );
+}
+
+#[test]
+fn the_digest_is_the_same_at_one_two_and_three_checkers() {
+    let files = corpus("trpc", TRPC_LIKE);
+    let one = run(&files, 1);
+    for checkers in [2, 3] {
+        let many = run(&files, checkers);
+        assert_eq!(lines(&many), lines(&one), "at {checkers} checkers");
+        assert_eq!(many.digest, one.digest, "at {checkers} checkers");
+        assert_eq!(many.phases.front_threads, checkers);
+        assert!(
+            many.counts.types > one.counts.types,
+            "every checker builds its own types: {} at {checkers} against {} at 1",
+            many.counts.types,
+            one.counts.types
+        );
+    }
+}
+
+#[test]
+fn a_corpus_without_source_files_is_refused() {
+    let error = tsc::run(
+        &corpus("empty", &[("README.md", "# nothing")]),
+        typescript(),
+        &Options { checkers: 1 },
+    )
+    .unwrap_err();
+    assert!(error.to_string().contains("no source files"), "{error}");
+}
