@@ -15,3 +15,4 @@ mod resume_plan;
 mod schedule;
 mod slice_service;
 mod statistics;
+mod workload;
