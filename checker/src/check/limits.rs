@@ -144,10 +144,13 @@ impl<'a> Checker<'a, '_> {
         self.limits.current = e.0;
     }
 
-    /// Reports `code` at the current node (nothing outside the main walk).
+    /// Reports `code` at the current node (nothing outside the main walk), once per node
+    /// and code: a report that was not pushed (under lazy inference, or for another file)
+    /// does not count, so the main walk reports the limit when it meets it there itself.
     fn report_at_current(&mut self, code: Code, message: String) {
         if let Some((file, pos)) = self.limits.current
             && self.limits.reported != Some((file, pos, code))
+            && self.reports_in(file)
         {
             self.limits.reported = Some((file, pos, code));
             self.report(file, pos, code, message);
@@ -159,16 +162,18 @@ impl<'a> Checker<'a, '_> {
     /// so no cache keeps it.
     pub(super) fn instantiation_limited(&mut self) -> Option<TypeId> {
         self.limits.instantiations = self.limits.instantiations.saturating_add(1);
-        let message = if self.inst_depth >= INSTANTIATION_DEPTH
-            || self.limits.instantiations >= INSTANTIATION_COUNT
-        {
+        let message = if self.limits.instantiations >= INSTANTIATION_COUNT {
+            self.taint();
             TOO_DEEP.to_string()
         } else if self.table_full() {
+            self.taint();
             self.table_full_message()
+        } else if self.inst_depth >= INSTANTIATION_DEPTH {
+            self.taint_depth();
+            TOO_DEEP.to_string()
         } else {
             return None;
         };
-        self.taint();
         self.report_at_current(Code::ExcessivelyDeep, message);
         Some(ids::ERROR)
     }
@@ -252,7 +257,7 @@ impl<'a> Checker<'a, '_> {
         if steps < TAIL_RECURSION {
             return None;
         }
-        self.taint();
+        self.taint_depth();
         self.report_at_current(Code::ExcessivelyDeep, TOO_DEEP.to_string());
         Some(ids::ERROR)
     }

@@ -192,7 +192,7 @@ impl<'a> Checker<'a, '_> {
         scope.leave_measurement();
         let met = scope.met();
         drop(scope);
-        let settled = self.end_resolution(token, ids::ANY);
+        let settled = self.end_resolution(token, ids::ANY, false);
         let v: Rc<[u8]> = out.into();
         if !met.tainted && !met.partial {
             if settled {
