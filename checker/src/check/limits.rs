@@ -38,7 +38,7 @@
 //! keeps it, and what a checker knows never depends on which files it checked first.
 use std::rc::Rc;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::Checker;
 use crate::bind::SymbolId;
@@ -371,14 +371,31 @@ impl<'a> Checker<'a, '_> {
         outermost
     }
 
-    /// Starts a new relation inside the current one (a variance measurement): its own
-    /// stacks and budget, as TypeScript starts a new relater.
-    pub(super) fn begin_new_relation(&mut self) -> RelationState {
-        std::mem::take(&mut self.limits.relation)
+    /// Whether a relation is in progress (its pairs on the stacks, or assumed).
+    pub(super) fn relation_in_progress(&self) -> bool {
+        !self.limits.relation.sources.is_empty() || !self.relating.is_empty()
     }
 
-    pub(super) fn end_new_relation(&mut self, outer: RelationState) {
-        self.limits.relation = outer;
+    /// Starts a new relation inside the current one: its own stacks, assumptions, settled
+    /// pairs and budget, as TypeScript starts a new relater (`checkTypeRelatedToEx`).
+    pub(super) fn begin_new_relation(&mut self) -> (RelationState, FxHashSet<(TypeId, TypeId)>) {
+        (
+            std::mem::take(&mut self.limits.relation),
+            std::mem::take(&mut self.relating),
+        )
+    }
+
+    pub(super) fn end_new_relation(&mut self, outer: (RelationState, FxHashSet<(TypeId, TypeId)>)) {
+        self.limits.relation = outer.0;
+        self.relating = outer.1;
+    }
+
+    /// Runs `f` as a new relation ([`Self::begin_new_relation`]).
+    pub(super) fn in_new_relation<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let outer = self.begin_new_relation();
+        let r = f(self);
+        self.end_new_relation(outer);
+        r
     }
 
     /// Whether the newest type on the source (or target) stack is deeply nested: the

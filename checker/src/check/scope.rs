@@ -64,9 +64,10 @@ pub(super) struct Met {
 }
 
 impl Met {
-    /// Neither a placeholder nor a limit decided the result: a cache of types may keep it.
+    /// Neither a placeholder, a limit nor a relation's assumption decided the result: a
+    /// cache of types may keep it.
     pub(super) fn cacheable(self) -> bool {
-        !self.leaned && !self.tainted
+        !self.leaned && !self.tainted && !self.assumed
     }
 }
 
