@@ -36,6 +36,9 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         if let Some(r) = self.cached_relation(s, t) {
             self.cached_relation_unreliable(s, t);
+            if !r && !self.relation_in_progress() {
+                self.overflowed_relation(s, t);
+            }
             return r;
         }
         let step = if self.relating.contains(&(s, t)) {

@@ -161,3 +161,30 @@ fn a_limit_met_silently_first_is_reported_when_the_walk_meets_it_at_the_same_nod
     );
     assert_eq!(one, diagnostics_at(&files, 2));
 }
+
+/// `I0 { x: I1 } ... I104 { x: string }` and the same chain of `J`s ending in `number`:
+/// every level is a new recursion identity, so nothing is deeply nested, and the 100th
+/// nested relation overflows to *not related* with `TS2321`, as in TypeScript
+/// (`recursiveTypeRelatedTo`'s `len(sourceStack) == 100`).
+#[test]
+fn a_relation_a_hundred_deep_fails_with_excessive_stack_depth() {
+    let mut src = String::new();
+    for (name, leaf) in [("I", "string"), ("J", "number")] {
+        for i in 0..105 {
+            let next = if i == 104 {
+                leaf.to_string()
+            } else {
+                format!("{name}{}", i + 1)
+            };
+            src.push_str(&format!("interface {name}{i} {{ x: {next} }}\n"));
+        }
+    }
+    src.push_str("declare const i: I0;\nconst j: J0 = i;\n");
+    let out = crate::check(&[("a.ts", &src)]);
+    let codes = crate::codes(&out);
+    assert!(codes.contains(&"TS2321".to_string()), "{codes:?}");
+    assert_eq!(
+        crate::render(&out.diagnostics),
+        diagnostics_at(&[("a.ts", &src)], 2)
+    );
+}
