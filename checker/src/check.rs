@@ -177,8 +177,9 @@ pub struct Checker<'a, 'b> {
     /// Set when an instantiation hit the depth limit or a conditional type was resolved by
     /// a relation that leaned on an assumption: such results are not cached, so caches never
     /// depend on the order in which types were asked for. Like [`Self::lean`] and
-    /// [`Self::assumed`], cleared and handed on by `check/scope.rs`'s `CacheScope`.
-    inst_taint: bool,
+    /// [`Self::assumed`], cleared and handed on by `check/scope.rs`'s `CacheScope` (its
+    /// bits: `scope::DEPTH_TAINT`, `scope::CONTEXT_TAINT`).
+    inst_taint: u8,
     /// Inside a const context (the operand of `as const`, and the literals, parentheses
     /// and conditionals nested in it): literals keep their types, arrays are tuples.
     const_context: bool,
@@ -263,7 +264,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             depth: 0,
             type_depth: 0,
             inst_depth: 0,
-            inst_taint: false,
+            inst_taint: 0,
             const_context: false,
             cond_infer: 0,
             cond_constraints: FxHashMap::default(),
@@ -368,8 +369,13 @@ impl<'a, 'b> Checker<'a, 'b> {
         std::mem::take(&mut self.diagnostics)
     }
 
+    /// Whether a diagnostic in `file` is reported now: only by the main walk over it.
+    fn reports_in(&self, file: u32) -> bool {
+        self.suppress == 0 && file == self.current_file
+    }
+
     fn report(&mut self, file: u32, pos: u32, code: Code, message: String) {
-        if self.suppress == 0 && file == self.current_file {
+        if self.reports_in(file) {
             let d = self.files[file as usize].diagnostic(swc_common::BytePos(pos), code, message);
             self.diagnostics.push(d);
         }

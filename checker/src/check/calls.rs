@@ -44,7 +44,7 @@ impl<'a, 'b> Checker<'a, 'b> {
     pub(super) fn predicate_related(&mut self, s: &Signature, t: &Signature) -> Option<bool> {
         let (ti, tt) = t.predicate?;
         Some(match s.predicate {
-            Some((si, st)) if si == ti => self.is_assignable(st, tt),
+            Some((si, st)) if si == ti => self.is_related(st, tt),
             _ => false,
         })
     }

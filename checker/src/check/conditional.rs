@@ -8,8 +8,9 @@ use super::Checker;
 use crate::types::{ConditionalRoot, ConditionalType, Mapper, TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
-    /// Whether `s` is assignable to `t` for choosing a conditional type's branch; a result
-    /// that leaned on an in-progress relation taints the instantiation that asked.
+    /// Whether `s` is assignable to `t` for choosing a conditional type's branch: a
+    /// relation of its own (`is_assignable`), so no assumption of a relation in progress
+    /// decides the branch.
     pub(super) fn assignable_for_condition(&mut self, s: TypeId, t: TypeId) -> bool {
         if self.measuring() {
             // A conditional type resolved while measuring: its instantiation is cached
@@ -17,12 +18,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             self.mark_unreliable();
             return self.outside_measurement(|c| c.assignable_for_condition(s, t));
         }
-        let mut scope = self.cache_scope();
-        let r = scope.is_assignable(s, t);
-        if scope.met().assumed {
-            scope.taint();
-        }
-        r
+        self.is_assignable(s, t)
     }
 
     /// A conditional type under `mapper`: resolved when its check type is not generic

@@ -159,7 +159,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 break;
             }
         }
-        let clean = !scope.met().leaned;
+        let clean = scope.met().cacheable();
         drop(scope);
         if clean && settled {
             self.constraint_checks.insert(key, verdict);

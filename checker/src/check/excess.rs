@@ -270,11 +270,11 @@ impl<'a> Checker<'a, '_> {
         match self.types.kind(t).clone() {
             TypeKind::Union(_) | TypeKind::Conditional(_) => {
                 let r = self.regular_type(s);
-                Some(self.is_assignable(r, t))
+                Some(self.is_related(r, t))
             }
             TypeKind::Intersection(ms) => {
                 let r = self.regular_type(s);
-                if !ms.iter().all(|&m| self.is_assignable(r, m)) {
+                if !ms.iter().all(|&m| self.is_related(r, m)) {
                     return Some(false);
                 }
                 let sm = self.members(s);
@@ -287,7 +287,7 @@ impl<'a> Checker<'a, '_> {
                         continue;
                     }
                     if let Some(tp) = self.property_in(t, name, 0)
-                        && !self.is_assignable(pt, tp)
+                        && !self.is_related(pt, tp)
                     {
                         return Some(false);
                     }
@@ -342,7 +342,7 @@ impl<'a> Checker<'a, '_> {
             if let Some(cts) = &check_types {
                 let pt = self.prop_ty(p);
                 let tt = self.type_of_property_in_types(cts, name);
-                if !self.is_assignable(pt, tt) {
+                if !self.is_related(pt, tt) {
                     return Excess::Nested(name.clone(), tt);
                 }
             }

@@ -38,7 +38,7 @@
 //! keeps it, and what a checker knows never depends on which files it checked first.
 use std::rc::Rc;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::Checker;
 use crate::bind::SymbolId;
@@ -55,8 +55,10 @@ pub(super) const TAIL_RECURSION: u32 = 1_000;
 const RELATION_DEPTH: usize = 100;
 /// Occurrences of one recursion identity that make a type deeply nested.
 const DEEPLY_NESTED: usize = 3;
-/// TypeScript's relation budget: `(16_000_000 - relation.size) / 8` per outermost relation.
-const RELATION_BUDGET: i64 = 16_000_000;
+/// Relations one outermost relation may compute: TypeScript's first budget,
+/// `(16_000_000 - relation.size) / 8` with an empty cache, for every relation (a budget
+/// that shrinks with the cache would depend on what the checker related before).
+const RELATION_BUDGET: i64 = 16_000_000 / 8;
 /// Types one checker may hold before it stops instantiating and checking (2,097,152: 17
 /// times what a checker makes on the largest corpus here, typescript at 1 checker).
 pub(super) const MAX_TYPES: usize = 1 << 21;
@@ -67,6 +69,12 @@ pub(super) const TOO_DEEP: &str = "Type instantiation is excessively deep and po
 pub(super) struct Limits {
     /// The type table guard: [`MAX_TYPES`] (lower in this module's tests).
     max_types: usize,
+    /// [`RELATION_BUDGET`] (lower in this module's tests).
+    relation_budget: i64,
+    /// Outermost relations that overflowed, with the code reported for them: cached as
+    /// failed, and reported again at each node that asks for them (so where a report is
+    /// does not depend on which node asked first).
+    overflowed: FxHashMap<(TypeId, TypeId), Code>,
     /// The node the main walk is checking (file, position): where a limit reports.
     current: Option<(u32, u32)>,
     /// Instantiations since the current node started.
@@ -81,6 +89,8 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_types: MAX_TYPES,
+            relation_budget: RELATION_BUDGET,
+            overflowed: FxHashMap::default(),
             current: None,
             instantiations: 0,
             relation: RelationState::default(),
@@ -102,7 +112,9 @@ pub(super) struct RelationState {
     /// Pairs maybe related inside the relations in progress (kept in `relating`).
     maybe_keys: Vec<(TypeId, TypeId)>,
     budget: i64,
-    overflow: bool,
+    /// The relation overflowed: its budget ran out (`TS2859`) or its stacks reached 100
+    /// (`TS2321`).
+    overflow: Option<Code>,
     /// Relations settled inside the outermost relation in progress, kept until it ends
     /// (the checker's cache keeps outermost relations only, see [`Checker::cached_relation`]).
     inner: FxHashMap<(TypeId, TypeId), bool>,
@@ -112,9 +124,10 @@ pub(super) struct RelationState {
 pub(super) enum RelationStep {
     /// Compare the structure (the pair is on the stacks until `leave_relation`).
     Compare,
-    /// Maybe related: both sides deeply nested, or the stacks 100 deep.
+    /// Maybe related: both sides deeply nested.
     Maybe,
-    /// The budget is spent: not related, and not cached.
+    /// The budget is spent or the stacks are 100 deep: not related, and the outermost
+    /// relation is cached as failed.
     Overflow,
 }
 
@@ -144,10 +157,13 @@ impl<'a> Checker<'a, '_> {
         self.limits.current = e.0;
     }
 
-    /// Reports `code` at the current node (nothing outside the main walk).
+    /// Reports `code` at the current node (nothing outside the main walk), once per node
+    /// and code: a report that was not pushed (under lazy inference, or for another file)
+    /// does not count, so the main walk reports the limit when it meets it there itself.
     fn report_at_current(&mut self, code: Code, message: String) {
         if let Some((file, pos)) = self.limits.current
             && self.limits.reported != Some((file, pos, code))
+            && self.reports_in(file)
         {
             self.limits.reported = Some((file, pos, code));
             self.report(file, pos, code, message);
@@ -159,16 +175,18 @@ impl<'a> Checker<'a, '_> {
     /// so no cache keeps it.
     pub(super) fn instantiation_limited(&mut self) -> Option<TypeId> {
         self.limits.instantiations = self.limits.instantiations.saturating_add(1);
-        let message = if self.inst_depth >= INSTANTIATION_DEPTH
-            || self.limits.instantiations >= INSTANTIATION_COUNT
-        {
+        let message = if self.limits.instantiations >= INSTANTIATION_COUNT {
+            self.taint();
             TOO_DEEP.to_string()
         } else if self.table_full() {
+            self.taint();
             self.table_full_message()
+        } else if self.inst_depth >= INSTANTIATION_DEPTH {
+            self.taint_depth();
+            TOO_DEEP.to_string()
         } else {
             return None;
         };
-        self.taint();
         self.report_at_current(Code::ExcessivelyDeep, message);
         Some(ids::ERROR)
     }
@@ -252,7 +270,7 @@ impl<'a> Checker<'a, '_> {
         if steps < TAIL_RECURSION {
             return None;
         }
-        self.taint();
+        self.taint_depth();
         self.report_at_current(Code::ExcessivelyDeep, TOO_DEEP.to_string());
         Some(ids::ERROR)
     }
@@ -260,19 +278,24 @@ impl<'a> Checker<'a, '_> {
     /// Starts relating `s` to `t` (not in the cache, not in progress).
     pub(super) fn enter_relation(&mut self, s: TypeId, t: TypeId) -> RelationStep {
         if self.limits.relation.sources.is_empty() {
-            let cached = self.relations.len() as i64;
-            self.limits.relation.budget = (RELATION_BUDGET - cached) / 8;
-            self.limits.relation.overflow = false;
+            self.limits.relation.budget = self.limits.relation_budget;
+            self.limits.relation.overflow = None;
             self.limits.relation.inner.clear();
         }
         let r = &self.limits.relation;
-        if r.overflow || r.budget <= 0 {
-            self.limits.relation.overflow = true;
+        let overflow = if r.overflow.is_some() {
+            r.overflow
+        } else if r.budget <= 0 {
+            Some(Code::ExcessiveComplexity)
+        } else if r.sources.len() >= RELATION_DEPTH {
+            Some(Code::TooDeep)
+        } else {
+            None
+        };
+        if overflow.is_some() {
+            self.limits.relation.overflow = overflow;
             self.taint();
             return RelationStep::Overflow;
-        }
-        if r.sources.len() >= RELATION_DEPTH {
-            return RelationStep::Maybe;
         }
         let mut expanding = r.expanding;
         let (si, ti) = (self.recursion_identity(s), self.recursion_identity(t));
@@ -337,7 +360,8 @@ impl<'a> Checker<'a, '_> {
     /// else in the way of caching) inside another relation stays assumed for the rest of
     /// the outermost one, with what was assumed inside it (TypeScript's `maybeKeys`), so
     /// it is not compared again there; otherwise the pair and those assumptions end here.
-    /// The outermost relation reports `TS2859` if it ran out of budget.
+    /// The outermost relation that overflowed is cached as failed and reported
+    /// ([`Self::overflowed_relation`]).
     pub(super) fn finish_relation(&mut self, s: TypeId, t: TypeId, maybe: bool) -> bool {
         let maybe_start = self.leave_relation();
         let outermost = self.limits.relation.sources.is_empty();
@@ -355,25 +379,60 @@ impl<'a> Checker<'a, '_> {
                 self.relating.remove(&k);
             }
         }
-        if outermost && self.limits.relation.overflow {
-            self.limits.relation.overflow = false;
-            let (a, b) = (self.type_to_string(s), self.type_to_string(t));
-            self.report_at_current(
-                Code::ExcessiveComplexity,
-                format!("Excessive complexity comparing types '{a}' and '{b}'."),
-            );
+        if outermost && let Some(code) = self.limits.relation.overflow.take() {
+            self.limits.overflowed.insert((s, t), code);
+            self.relations.insert((s, t), false);
+            self.overflowed_relation(s, t);
         }
         outermost
     }
 
-    /// Starts a new relation inside the current one (a variance measurement): its own
-    /// stacks and budget, as TypeScript starts a new relater.
-    pub(super) fn begin_new_relation(&mut self) -> RelationState {
-        std::mem::take(&mut self.limits.relation)
+    /// Where an outermost relation of `s` to `t` overflowed (computed now or before): the
+    /// enclosing computation is tainted (no cache keeps what leaned on it, so every node
+    /// that needs it asks again), and `TS2859` or `TS2321` is reported at the current node,
+    /// as TypeScript reports it where the overflow happens (`checkTypeRelatedToEx`).
+    pub(super) fn overflowed_relation(&mut self, s: TypeId, t: TypeId) {
+        let Some(&code) = self.limits.overflowed.get(&(s, t)) else {
+            return;
+        };
+        self.taint();
+        let (a, b) = (self.type_to_string(s), self.type_to_string(t));
+        let what = if code == Code::TooDeep {
+            "stack depth"
+        } else {
+            "complexity"
+        };
+        self.report_at_current(
+            code,
+            format!("Excessive {what} comparing types '{a}' and '{b}'."),
+        );
     }
 
-    pub(super) fn end_new_relation(&mut self, outer: RelationState) {
-        self.limits.relation = outer;
+    /// Whether a relation is in progress (its pairs on the stacks, or assumed).
+    pub(super) fn relation_in_progress(&self) -> bool {
+        !self.limits.relation.sources.is_empty() || !self.relating.is_empty()
+    }
+
+    /// Starts a new relation inside the current one: its own stacks, assumptions, settled
+    /// pairs and budget, as TypeScript starts a new relater (`checkTypeRelatedToEx`).
+    pub(super) fn begin_new_relation(&mut self) -> (RelationState, FxHashSet<(TypeId, TypeId)>) {
+        (
+            std::mem::take(&mut self.limits.relation),
+            std::mem::take(&mut self.relating),
+        )
+    }
+
+    pub(super) fn end_new_relation(&mut self, outer: (RelationState, FxHashSet<(TypeId, TypeId)>)) {
+        self.limits.relation = outer.0;
+        self.relating = outer.1;
+    }
+
+    /// Runs `f` as a new relation ([`Self::begin_new_relation`]).
+    pub(super) fn in_new_relation<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let outer = self.begin_new_relation();
+        let r = f(self);
+        self.end_new_relation(outer);
+        r
     }
 
     /// Whether the newest type on the source (or target) stack is deeply nested: the
@@ -460,6 +519,72 @@ mod tests {
         checker.check_file(0);
         let types = checker.types.len();
         (checker.take_diagnostics(), types)
+    }
+
+    /// Checks `files` (`(path, source)`) in order in one checker whose relation budget is
+    /// `budget`: the diagnostics of the last file.
+    fn check_with_budget(files: &[(&str, &str)], budget: i64) -> Vec<Diagnostic> {
+        let parsed: Vec<_> = files
+            .iter()
+            .map(|(p, src)| parse::parse(p, src.as_bytes(), false))
+            .collect();
+        let bound = bind::bind_all(&parsed);
+        let globals = bind::merge_globals(&bound.files);
+        let mut checker = Checker::new(&parsed, Scope::new(&bound, &globals));
+        checker.limits.relation_budget = budget;
+        for i in 0..files.len() {
+            checker.take_diagnostics();
+            checker.check_file(i as u32);
+        }
+        checker.take_diagnostics()
+    }
+
+    /// A union of 40 string literals, related to itself at `n` nodes.
+    fn union_relations(n: usize) -> String {
+        let members: Vec<String> = (0..40).map(|i| format!("'a{i}'")).collect();
+        let mut src = format!(
+            "type U = {};\ntype V = U | 'b';\ndeclare const u: U;\n",
+            members.join(" | ")
+        );
+        for i in 0..n {
+            src.push_str(&format!("const v{i}: V = u;\n"));
+        }
+        src
+    }
+
+    #[test]
+    fn an_overflowing_relation_fails_and_is_reported_at_every_node_that_asks_for_it() {
+        let diags = check_with_budget(&[("a.ts", &union_relations(2))], 100);
+        let lines: Vec<(u32, Code)> = diags.iter().map(|d| (d.line, d.code)).collect();
+        assert!(
+            lines.contains(&(4, Code::ExcessiveComplexity))
+                && lines.contains(&(5, Code::ExcessiveComplexity)),
+            "{diags:?}"
+        );
+        assert!(
+            diags.iter().all(|d| d.code != Code::ExcessiveComplexity
+                || d.message
+                    .starts_with("Excessive complexity comparing types")),
+            "{diags:?}"
+        );
+        // With TypeScript's budget the same relations fit.
+        let diags = check_with_budget(&[("a.ts", &union_relations(2))], super::RELATION_BUDGET);
+        assert!(diags.is_empty(), "{diags:?}");
+    }
+
+    #[test]
+    fn the_relation_budget_does_not_depend_on_what_the_checker_related_before() {
+        let target = union_relations(1);
+        let mut before = String::new();
+        for i in 0..200 {
+            before.push_str(&format!(
+                "type W{i} = 'x{i}' | 'y{i}' | 'z{i}';\ndeclare const w{i}: W{i};\nconst o{i}: W{i} | 'q' = w{i};\n"
+            ));
+        }
+        let budget = 2_000;
+        let alone = check_with_budget(&[("a.ts", &target)], budget);
+        let after = check_with_budget(&[("b.ts", &before), ("a.ts", &target)], budget);
+        assert_eq!(format!("{alone:?}"), format!("{after:?}"));
     }
 
     #[test]

@@ -5,8 +5,23 @@ use super::{Checker, limits};
 use crate::types::{Signature, TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
-    /// Whether `s` is assignable to `t`, structurally, with the checker's relation cache.
+    /// Whether `s` is assignable to `t`, structurally, with the checker's relation cache: a
+    /// relation of its own, as `checkTypeRelatedToEx` takes a fresh relater. Asked while a
+    /// relation is in progress (a conditional type's extends check, overload resolution,
+    /// inference or assignability during lazy member resolution), it does not push onto
+    /// that relation's stacks, read what it settled inside, meet its assumptions or spend
+    /// its budget ([`Checker::in_new_relation`]); the relation's own steps use
+    /// [`Checker::is_related`].
     pub fn is_assignable(&mut self, s: TypeId, t: TypeId) -> bool {
+        if self.relation_in_progress() {
+            self.in_new_relation(|c| c.is_related(s, t))
+        } else {
+            self.is_related(s, t)
+        }
+    }
+
+    /// One step of the relation in progress (or the outermost one): `s` related to `t`.
+    pub(super) fn is_related(&mut self, s: TypeId, t: TypeId) -> bool {
         // A fresh literal type and its regular type are the same type to every relation.
         let (s, t) = (self.types.regular_literal(s), self.types.regular_literal(t));
         if s == t
@@ -21,6 +36,9 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         if let Some(r) = self.cached_relation(s, t) {
             self.cached_relation_unreliable(s, t);
+            if !r && !self.relation_in_progress() {
+                self.overflowed_relation(s, t);
+            }
             return r;
         }
         let step = if self.relating.contains(&(s, t)) {
@@ -49,7 +67,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         // Property types met through a value placeholder, or instantiations past the depth
         // limit (signatures instantiated in context): not cached for good.
-        let clean = met.cacheable();
+        let clean = !met.leaned && !met.tainted;
         let leaned = met.assumed;
         let outermost = scope.finish_relation(s, t, r && leaned && clean);
         if clean && (!r || !leaned || outermost) {
@@ -73,13 +91,13 @@ impl<'a, 'b> Checker<'a, 'b> {
         let sk = self.types.kind(s).clone();
         let tk = self.types.kind(t).clone();
         match (&sk, &tk) {
-            (TypeKind::Union(ms), _) => return ms.iter().all(|&m| self.is_assignable(m, t)),
+            (TypeKind::Union(ms), _) => return ms.iter().all(|&m| self.is_related(m, t)),
             // A deferred conditional type relates through its constraint (both branches);
             // as a target it is taken to be related (TypeScript relates it only to an
             // identical or similar conditional type; leniency keeps false positives down).
             (TypeKind::Conditional(_), _) => {
                 let c = self.conditional_constraint(s);
-                return c != s && self.is_assignable(c, t);
+                return c != s && self.is_related(c, t);
             }
             // A concrete source must at least fit one branch.
             (_, TypeKind::Conditional(c)) => {
@@ -87,11 +105,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                     return true;
                 }
                 let (a, b) = self.conditional_branches(c);
-                return self.is_assignable(s, a) || self.is_assignable(s, b);
+                return self.is_related(s, a) || self.is_related(s, b);
             }
             (_, TypeKind::Mapped(_)) => return true,
             (_, TypeKind::Union(ms)) => {
-                if ms.iter().any(|&m| self.is_assignable(s, m)) {
+                if ms.iter().any(|&m| self.is_related(s, m)) {
                     return true;
                 }
                 if let TypeKind::Boolean = sk {
@@ -99,17 +117,17 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
                 return false;
             }
-            (_, TypeKind::Intersection(ms)) => return ms.iter().all(|&m| self.is_assignable(s, m)),
-            (TypeKind::Intersection(ms), _) if ms.iter().any(|&m| self.is_assignable(m, t)) => {
+            (_, TypeKind::Intersection(ms)) => return ms.iter().all(|&m| self.is_related(s, m)),
+            (TypeKind::Intersection(ms), _) if ms.iter().any(|&m| self.is_related(m, t)) => {
                 return true;
             }
             (TypeKind::LazyAlias(a, args), _) => {
                 let r = self.type_reference(*a, args.to_vec());
-                return r == s || self.is_assignable(r, t);
+                return r == s || self.is_related(r, t);
             }
             (_, TypeKind::LazyAlias(a, args)) => {
                 let r = self.type_reference(*a, args.to_vec());
-                return r == t || self.is_assignable(s, r);
+                return r == t || self.is_related(s, r);
             }
             _ => {}
         }
@@ -163,7 +181,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             ) => false,
             (_, K::NonPrimitive) => true,
             (K::TypeParam(p), _) => match self.constraint_of(*p) {
-                Some(c) if c != s => self.is_assignable(c, t),
+                Some(c) if c != s => self.is_related(c, t),
                 _ => false,
             },
             (_, K::TypeParam(_)) => false,
@@ -189,7 +207,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                         // `exactOptionalPropertyTypes`).
                         tty = self.types.union(&[tty, ids::UNDEFINED]);
                     }
-                    if !self.is_assignable(sty, tty) {
+                    if !self.is_related(sty, tty) {
                         return false;
                     }
                 }
@@ -228,7 +246,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             let names = sm.order.clone();
             for n in names {
                 let pt = self.prop_ty(&sm.props[&n]);
-                if !self.is_assignable(pt, ti) {
+                if !self.is_related(pt, ti) {
                     return false;
                 }
             }
@@ -254,13 +272,13 @@ impl<'a, 'b> Checker<'a, 'b> {
                 continue;
             };
             // Parameters are compared bivariantly, as TypeScript does for methods.
-            if !self.is_assignable(tp, sp) && !self.is_assignable(sp, tp) {
+            if !self.is_related(tp, sp) && !self.is_related(sp, tp) {
                 return false;
             }
         }
         if let Some(related) = self.predicate_related(s, t) {
             return related;
         }
-        t.ret == ids::VOID || self.is_assignable(s.ret, t.ret)
+        t.ret == ids::VOID || self.is_related(s.ret, t.ret)
     }
 }

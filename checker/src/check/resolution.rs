@@ -47,11 +47,18 @@ impl<'a, 'b> Checker<'a, 'b> {
         Some((at, std::mem::replace(&mut self.lean, NO_LEAN)))
     }
 
-    /// Completes the resolution `begin_resolution` started, with result `t`. Returns
-    /// whether `t` may be cached for good: it leaned on no placeholder, or only on its own
-    /// (it is where the cycle was entered). Otherwise `t` is kept provisionally, for as long
-    /// as the resolution it leaned on is in progress.
-    pub(super) fn end_resolution(&mut self, (at, outer): (usize, usize), t: TypeId) -> bool {
+    /// Completes the resolution `begin_resolution` started, with result `t`; `limited`:
+    /// a limit decided it (`CacheScope`'s `tainted`). Returns whether `t` may be cached for
+    /// good: no limit decided it and it leaned on no placeholder, or only on its own (it is
+    /// where the cycle was entered). Otherwise `t` is kept provisionally, for as long as
+    /// the resolution it leaned on is in progress, unless a limit decided it: then it is
+    /// kept nowhere, and computed again when next asked.
+    pub(super) fn end_resolution(
+        &mut self,
+        (at, outer): (usize, usize),
+        t: TypeId,
+        limited: bool,
+    ) -> bool {
         let pending = self.resolutions.pop().expect("a resolution in progress");
         debug_assert_eq!(self.resolutions.len(), at);
         self.resolving.remove(&pending.what);
@@ -61,7 +68,10 @@ impl<'a, 'b> Checker<'a, 'b> {
         let lean = self.lean;
         if lean >= at {
             self.lean = outer;
-            true
+            !limited
+        } else if limited {
+            self.lean = outer.min(lean);
+            false
         } else {
             self.keep_provisionally(pending.what, t, lean);
             self.lean = outer.min(lean);

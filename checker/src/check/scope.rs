@@ -4,7 +4,8 @@
 //!
 //! - a resolution's placeholder it leaned on (`lean`, see `check/resolution.rs`);
 //! - a limit it ran past, or a conditional type chosen by a relation assumed while in
-//!   progress (`inst_taint`, see `check/limits.rs`);
+//!   progress (`inst_taint`, see `check/limits.rs`): [`DEPTH_TAINT`] for the depth and
+//!   tail-recursion limits, [`CONTEXT_TAINT`] for the rest;
 //! - an in-progress relation it assumed related (`assumed`, see `check/relations.rs`);
 //! - a lenient relation it met while a variance was measured (`variance.unreliable`,
 //!   see `check/variance.rs`);
@@ -16,6 +17,15 @@
 //! enclosing computations lean on too), whichever way the scope is left. A site that
 //! settles a signal itself (a relation that settled its own assumption, a measurement
 //! that keeps its unreliable markers) clears it before the scope ends.
+//!
+//! **A declaration resolved lazily does not depend on the caller's depth**: the type of
+//! a type node, of a symbol in a value position and an inferred return type are computed
+//! with the instantiation depth counting from 0 ([`CacheScope::restart_depth`]), as if
+//! asked from the top level, so the depth and tail-recursion limits met inside are the
+//! declaration's own: its result may be cached with what they decided, and the caller
+//! does not inherit their taint ([`CacheScope::settle_declaration`]). Without this, an
+//! annotation first reached 90 instantiations deep inside another file's type would
+//! keep (or, uncached, be recomputed to) another type than one reached from the top.
 use std::ops::{Deref, DerefMut};
 
 use super::Checker;
@@ -25,7 +35,7 @@ use super::resolution::NO_LEAN;
 /// started.
 struct Outer {
     lean: usize,
-    inst_taint: bool,
+    inst_taint: u8,
     assumed: bool,
     unreliable: bool,
     partial: u32,
@@ -54,9 +64,10 @@ pub(super) struct Met {
 }
 
 impl Met {
-    /// Neither a placeholder nor a limit decided the result: a cache of types may keep it.
+    /// Neither a placeholder, a limit nor a relation's assumption decided the result: a
+    /// cache of types may keep it.
     pub(super) fn cacheable(self) -> bool {
-        !self.leaned && !self.tainted
+        !self.leaned && !self.tainted && !self.assumed
     }
 }
 
@@ -65,7 +76,7 @@ impl<'a, 'b> Checker<'a, 'b> {
     pub(super) fn cache_scope(&mut self) -> CacheScope<'_, 'a, 'b> {
         let outer = Outer {
             lean: std::mem::replace(&mut self.lean, NO_LEAN),
-            inst_taint: std::mem::replace(&mut self.inst_taint, false),
+            inst_taint: std::mem::replace(&mut self.inst_taint, 0),
             assumed: std::mem::replace(&mut self.assumed, false),
             unreliable: std::mem::replace(&mut self.variance.unreliable, false),
             partial: self.this.partial,
@@ -73,22 +84,50 @@ impl<'a, 'b> Checker<'a, 'b> {
         CacheScope { cx: self, outer }
     }
 
-    /// A limit decided what is being computed: no enclosing cache keeps it.
+    /// What is being computed depends on the context it was asked in (the instantiation
+    /// count or the table guard, a cycle guard, an assumption): no enclosing cache keeps it.
     pub(super) fn taint(&mut self) {
-        self.inst_taint = true;
+        self.inst_taint |= CONTEXT_TAINT;
+    }
+
+    /// The depth or tail-recursion limit decided what is being computed: no enclosing
+    /// cache keeps it, up to the declaration being resolved, whose own limit it is.
+    pub(super) fn taint_depth(&mut self) {
+        self.inst_taint |= DEPTH_TAINT;
     }
 }
+
+/// [`Checker::taint_depth`]'s signal: settled by the declaration being resolved.
+pub(super) const DEPTH_TAINT: u8 = 1;
+/// [`Checker::taint`]'s signal: kept by every enclosing computation.
+pub(super) const CONTEXT_TAINT: u8 = 2;
 
 impl CacheScope<'_, '_, '_> {
     /// The signals raised since the scope started.
     pub(super) fn met(&self) -> Met {
         Met {
             leaned: self.cx.lean != NO_LEAN,
-            tainted: self.cx.inst_taint,
+            tainted: self.cx.inst_taint != 0,
             assumed: self.cx.assumed,
             unreliable: self.cx.variance.unreliable,
             partial: self.cx.this.partial != self.outer.partial,
         }
+    }
+}
+
+impl CacheScope<'_, '_, '_> {
+    /// Starts resolving a declaration here: the depth counts from 0 inside. Returns the
+    /// caller's depth, for [`Self::settle_declaration`].
+    pub(super) fn restart_depth(&mut self) -> u32 {
+        std::mem::replace(&mut self.cx.inst_depth, 0)
+    }
+
+    /// Ends resolving a declaration: the caller's depth again, and the depth and
+    /// tail-recursion limits met inside settled (what they decided is the declaration's
+    /// own, whoever asked).
+    pub(super) fn settle_declaration(&mut self, depth: u32) {
+        self.cx.inst_depth = depth;
+        self.cx.inst_taint &= !DEPTH_TAINT;
     }
 }
 

@@ -232,8 +232,10 @@ impl<'a, 'b> Checker<'a, 'b> {
             return ids::ANY;
         };
         self.suppress += 1;
+        let mut scope = self.cache_scope();
+        let depth = scope.restart_depth();
         let t = if let Some(e) = expr {
-            self.check_expr(file, e, None)
+            scope.check_expr(file, e, None)
         } else {
             let mut found = Vec::new();
             if let Some(body) = body {
@@ -242,21 +244,24 @@ impl<'a, 'b> Checker<'a, 'b> {
             let mut ts = Vec::with_capacity(found.len());
             for e in found {
                 match e {
-                    Some(e) => ts.push(self.check_expr(file, e, None)),
+                    Some(e) => ts.push(scope.check_expr(file, e, None)),
                     None => ts.push(ids::UNDEFINED),
                 }
             }
             if ts.is_empty() {
                 ids::VOID
             } else {
-                self.types.union(&ts)
+                scope.types.union(&ts)
             }
         };
-        let t = self.normalize_literal_union(t);
-        let t = self.regular_type(t);
-        let t = self.types.widen(t);
+        let t = scope.normalize_literal_union(t);
+        let t = scope.regular_type(t);
+        let t = scope.types.widen(t);
+        scope.settle_declaration(depth);
+        let limited = scope.met().tainted;
+        drop(scope);
         self.suppress -= 1;
-        if self.end_resolution(token, t) {
+        if self.end_resolution(token, t, limited) {
             self.return_types.insert(key, t);
         }
         t

@@ -188,9 +188,9 @@ impl<'a, 'b> Checker<'a, 'b> {
         };
         let mut scope = self.cache_scope();
         let r = scope.instantiate(body, &m);
-        let tainted = scope.met().tainted;
+        let limited = scope.met().tainted;
         drop(scope);
-        if self.end_resolution(token, r) && !tainted {
+        if self.end_resolution(token, r, limited) {
             self.inst_cache.insert((body, m.key), r);
         }
         r
@@ -254,7 +254,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 self.alias_stack.push((s, self.deferred));
                 let mut scope = self.cache_scope();
                 let t = scope.type_from_node(file, c);
-                let clean = !scope.met().leaned;
+                let clean = scope.met().cacheable();
                 drop(scope);
                 self.alias_stack.pop();
                 if clean {
@@ -302,7 +302,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             let saved_depth = std::mem::replace(&mut self.type_depth, 0);
             let mut scope = self.cache_scope();
             let t = scope.type_from_node(file, &a.type_ann);
-            let clean = !scope.met().leaned;
+            let clean = scope.met().cacheable();
             drop(scope);
             self.type_depth = saved_depth;
             self.alias_stack.pop();
@@ -310,7 +310,8 @@ impl<'a, 'b> Checker<'a, 'b> {
             if self.links(s).circular {
                 ids::ERROR
             } else if !clean {
-                // `typeof` of a value met through a placeholder: not cached for good.
+                // `typeof` of a value met through a placeholder, or a limit met: not
+                // cached for good.
                 return t;
             } else {
                 t

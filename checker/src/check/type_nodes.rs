@@ -312,12 +312,14 @@ impl<'a, 'b> Checker<'a, 'b> {
             if r.type_params.is_some() && !self.names_alias_being_resolved(file, r));
         self.deferred += defers as u32;
         let mut scope = self.cache_scope();
+        let depth = scope.restart_depth();
         let ty = if scope.type_depth > MAX_DEPTH {
             ids::ERROR
         } else {
             scope.type_from_node_uncached(file, t)
         };
-        let clean = !scope.met().leaned;
+        scope.settle_declaration(depth);
+        let clean = scope.met().cacheable();
         drop(scope);
         self.deferred -= defers as u32;
         self.type_depth -= 1;

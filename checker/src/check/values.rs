@@ -21,8 +21,13 @@ impl<'a, 'b> Checker<'a, 'b> {
         let Some(token) = self.begin_resolution(Resolution::Value(s)) else {
             return ids::ANY;
         };
-        let t = self.compute_value_type(s);
-        if self.end_resolution(token, t) {
+        let mut scope = self.cache_scope();
+        let depth = scope.restart_depth();
+        let t = scope.compute_value_type(s);
+        scope.settle_declaration(depth);
+        let limited = scope.met().tainted;
+        drop(scope);
+        if self.end_resolution(token, t, limited) {
             *self.links(s).value_type.get_or_insert(t)
         } else {
             t

@@ -153,7 +153,6 @@ impl<'a> Checker<'a, '_> {
         let token = self.begin_resolution(Resolution::Variance(sym))?;
         let mut scope = self.cache_scope();
         scope.enter_measurement();
-        let relating = std::mem::take(&mut scope.relating);
         let relation = scope.begin_new_relation();
         let [sup_marker, sub_marker, other_marker] = scope.variance_markers();
         let mut out = Vec::with_capacity(params.len());
@@ -187,12 +186,11 @@ impl<'a> Checker<'a, '_> {
         // unreliable markers); what it leaned on or ran past is the enclosing one's too.
         scope.variance.unreliable = false;
         scope.assumed = false;
-        scope.relating = relating;
         scope.end_new_relation(relation);
         scope.leave_measurement();
         let met = scope.met();
         drop(scope);
-        let settled = self.end_resolution(token, ids::ANY);
+        let settled = self.end_resolution(token, ids::ANY, false);
         let v: Rc<[u8]> = out.into();
         if !met.tainted && !met.partial {
             if settled {
@@ -247,7 +245,8 @@ impl<'a> Checker<'a, '_> {
         std::mem::swap(&mut self.relations, &mut self.variance.relations);
         self.variance.measuring = 0;
         let mut scope = self.cache_scope();
-        let r = f(&mut scope);
+        // A relation of its own too: strict-rule and ordinary answers never mix.
+        let r = scope.in_new_relation(f);
         // What the ordinary relation met is not the measurement's.
         scope.variance.unreliable = false;
         drop(scope);
@@ -323,7 +322,7 @@ impl<'a> Checker<'a, '_> {
                 let related = sa
                     .iter()
                     .zip(ta.iter())
-                    .all(|(&x, &y)| self.is_assignable(x, y));
+                    .all(|(&x, &y)| self.is_related(x, y));
                 return Some(related);
             }
             _ => return None,
@@ -347,10 +346,10 @@ impl<'a> Checker<'a, '_> {
             }
             let ok = match f & VARIANCE_MASK {
                 INDEPENDENT => true,
-                COVARIANT => self.is_assignable(x, y),
-                CONTRAVARIANT => self.is_assignable(y, x),
-                BIVARIANT => self.is_assignable(y, x) || self.is_assignable(x, y),
-                _ => self.is_assignable(x, y) && self.is_assignable(y, x),
+                COVARIANT => self.is_related(x, y),
+                CONTRAVARIANT => self.is_related(y, x),
+                BIVARIANT => self.is_related(y, x) || self.is_related(x, y),
+                _ => self.is_related(x, y) && self.is_related(y, x),
             };
             if !ok {
                 related = false;
@@ -411,10 +410,8 @@ impl<'a> Checker<'a, '_> {
             };
             let related = match callbacks {
                 Some((ss, ts)) => self.signature_related_measuring(&ts, &ss, true),
-                None if !callback && t.method => {
-                    self.is_assignable(tp, sp) || self.is_assignable(sp, tp)
-                }
-                None => self.is_assignable(tp, sp),
+                None if !callback && t.method => self.is_related(tp, sp) || self.is_related(sp, tp),
+                None => self.is_related(tp, sp),
             };
             if !related {
                 return false;
@@ -423,7 +420,7 @@ impl<'a> Checker<'a, '_> {
         if let Some(related) = self.predicate_related(s, t) {
             return related;
         }
-        t.ret == ids::VOID || self.is_assignable(s.ret, t.ret)
+        t.ret == ids::VOID || self.is_related(s.ret, t.ret)
     }
 
     /// Whether each of generic signature `s`'s type parameters is a copy of the one in the

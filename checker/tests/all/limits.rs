@@ -98,3 +98,93 @@ const n: Nest<string> = 1;
 "
     ));
 }
+
+/// The rendered diagnostics of `files` at `checkers` checkers.
+fn diagnostics_at(files: &[(&str, &str)], checkers: usize) -> String {
+    let out = checker::run(&corpus(files), &Options { checkers }).expect("the corpus has sources");
+    crate::render(&out.diagnostics)
+}
+
+/// `Box<Box<...<inner>...>>`, `depth` references deep.
+fn nested_boxes(depth: usize, inner: &str) -> String {
+    format!("{}{inner}{}", "Box<".repeat(depth), ">".repeat(depth))
+}
+
+/// `a.ts` first reaches `Holder`'s member `other` (in `c.ts`) 97 instantiations deep,
+/// where the 20 nested ones its annotation's conditional type needs run past the depth
+/// limit; `b.ts` reads the same member from the top level, where nothing runs past it.
+/// Had the member's type kept what the limit decided, `b.ts` checked after `a.ts` in one
+/// checker would see another type (`Box<Box<any>>`) than checked alone, at 2 checkers.
+#[test]
+fn a_member_first_reached_at_the_depth_limit_has_its_own_type_when_read_from_the_top() {
+    let c = format!(
+        "export interface Box<T> {{ v: T }}\n\
+         export type W<X> = {};\n\
+         export interface Holder<T> {{ value: T; other: W<string> extends Box<infer U> ? U : never }}\n",
+        nested_boxes(20, "X")
+    );
+    let a = format!(
+        "import {{ Box, Holder }} from './c';\n\
+         type Nest<T> = {};\n\
+         declare const x: Nest<Holder<1>>;\n\
+         const y: number = x;\n",
+        nested_boxes(96, "T['other']")
+    );
+    let b = "import { Holder } from './c';\n\
+             declare const h: Holder<1>;\n\
+             const n: number = h.other;\n";
+    let files = [("a.ts", &a[..]), ("b.ts", b), ("c.ts", &c[..])];
+    let one = diagnostics_at(&files, 1);
+    assert!(
+        one.contains("b.ts:3:7 - error TS2322: Type 'Box<Box<Box<Box<...>>>>'"),
+        "b.ts reads the member's own type:\n{one}"
+    );
+    assert_eq!(one, diagnostics_at(&files, 2));
+    assert_eq!(one, diagnostics_at(&files, 3));
+}
+
+/// `b.ts`'s `v` is first inferred lazily, for `a.ts`, where its initializer runs into the
+/// tail-recursion limit silently; `b.ts`'s own walk meets the limit at the same node again
+/// and reports it there (TypeScript's `TS2589` at its `currentNode`), whichever checker
+/// inferred `v` first.
+#[test]
+fn a_limit_met_silently_first_is_reported_when_the_walk_meets_it_at_the_same_node() {
+    let a = "import { v } from './b';\nconst w = v;\n";
+    let b = "type Loop<T> = T extends string ? Loop<T> : never;\n\
+             declare function make<T>(x: T): Loop<T>;\n\
+             export const v = make('a');\n";
+    let files = [("a.ts", a), ("b.ts", b)];
+    let one = diagnostics_at(&files, 1);
+    assert!(
+        one.contains("b.ts:3:18 - error TS2589"),
+        "the walk over b.ts reports the limit:\n{one}"
+    );
+    assert_eq!(one, diagnostics_at(&files, 2));
+}
+
+/// `I0 { x: I1 } ... I104 { x: string }` and the same chain of `J`s ending in `number`:
+/// every level is a new recursion identity, so nothing is deeply nested, and the 100th
+/// nested relation overflows to *not related* with `TS2321`, as in TypeScript
+/// (`recursiveTypeRelatedTo`'s `len(sourceStack) == 100`).
+#[test]
+fn a_relation_a_hundred_deep_fails_with_excessive_stack_depth() {
+    let mut src = String::new();
+    for (name, leaf) in [("I", "string"), ("J", "number")] {
+        for i in 0..105 {
+            let next = if i == 104 {
+                leaf.to_string()
+            } else {
+                format!("{name}{}", i + 1)
+            };
+            src.push_str(&format!("interface {name}{i} {{ x: {next} }}\n"));
+        }
+    }
+    src.push_str("declare const i: I0;\nconst j: J0 = i;\n");
+    let out = crate::check(&[("a.ts", &src)]);
+    let codes = crate::codes(&out);
+    assert!(codes.contains(&"TS2321".to_string()), "{codes:?}");
+    assert_eq!(
+        crate::render(&out.diagnostics),
+        diagnostics_at(&[("a.ts", &src)], 2)
+    );
+}
