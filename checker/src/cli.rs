@@ -12,27 +12,79 @@ use crate::{AllocatorIdentity, Options};
 #[derive(Debug, Parser)]
 #[command(name = "checker", version)]
 struct Args {
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// The options of one run, the same for every workload (this checker's and the `tsc`
+/// crate's), so that compare launches them alike.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
     /// Corpus name (`synthetic`, `trpc`, ...) or a directory of sources.
     #[arg(long, default_value = "synthetic")]
-    corpus: String,
-    /// Number of checker threads.
+    pub corpus: String,
+    /// Number of checkers.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=crate::MAX_CHECKERS as i64))]
-    checkers: u32,
+    pub checkers: u32,
     /// Print the report as JSON.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
     /// Also print every diagnostic (to stderr with `--json`).
     #[arg(long)]
-    diagnostics: bool,
+    pub diagnostics: bool,
     /// Where fetched corpora are cached.
     #[arg(long)]
-    cache_dir: Option<PathBuf>,
+    pub cache_dir: Option<PathBuf>,
     /// Never fetch, and do not hash the cache: a named corpus must be cached and match its
     /// manifest's sizes, else the run fails. compare passes it to every child: the parent
     /// fetched and verified the cache by content before the first run, so nothing is
     /// downloaded or hashed inside a measured run.
     #[arg(long)]
-    no_fetch: bool,
+    pub no_fetch: bool,
+}
+
+impl RunArgs {
+    /// How corpora are opened: fetched unless `--no-fetch`, progress unless `--json`.
+    pub fn open_options(&self) -> corpora::OpenOptions {
+        corpora::OpenOptions {
+            cache_dir: self.cache_dir.clone(),
+            fetch: !self.no_fetch,
+            progress: !self.json,
+        }
+    }
+
+    /// Opens `--corpus`: verified by content, or with `--no-fetch` by size only.
+    pub fn open_corpus(&self) -> Result<corpora::Corpus> {
+        let opts = self.open_options();
+        if self.no_fetch {
+            corpora::open_verified(&self.corpus, &opts)
+        } else {
+            corpora::open(&self.corpus, &opts)
+        }
+        .with_context(|| format!("opening corpus `{}`", self.corpus))
+    }
+
+    /// Prints the diagnostics if asked (to stderr beside a JSON report), then the report.
+    pub fn print<D: std::fmt::Display>(&self, diagnostics: &[D], report: &RunReport) -> Result<()> {
+        if self.diagnostics {
+            for d in diagnostics {
+                if self.json {
+                    eprintln!("{d}");
+                } else {
+                    println!("{d}");
+                }
+            }
+        }
+        if self.json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(report).context("serialising the report")?
+            );
+        } else {
+            print!("{}", report.human());
+        }
+        Ok(())
+    }
 }
 
 /// Parses `--corpus NAME|DIR --checkers N [--json] [--cache-dir DIR] [--no-fetch]`, runs the workload
@@ -56,18 +108,8 @@ pub fn main_from(
     }
 }
 
-fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
-    let opts = corpora::OpenOptions {
-        cache_dir: args.cache_dir.clone(),
-        fetch: true,
-        progress: !args.json,
-    };
-    let corpus = if args.no_fetch {
-        corpora::open_verified(&args.corpus, &opts)
-    } else {
-        corpora::open(&args.corpus, &opts)
-    }
-    .with_context(|| format!("opening corpus `{}`", args.corpus))?;
+fn run(Args { run: args }: &Args, allocator: AllocatorIdentity) -> Result<()> {
+    let corpus = args.open_corpus()?;
     let checkers = args.checkers as usize;
     let outcome = crate::run(&corpus, &Options { checkers })
         .map_err(|e| match e {
@@ -75,25 +117,8 @@ fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
             other => other.into(),
         })
         .with_context(|| format!("checking corpus `{}`", args.corpus))?;
-    if args.diagnostics {
-        for d in &outcome.diagnostics {
-            if args.json {
-                eprintln!("{d}");
-            } else {
-                println!("{d}");
-            }
-        }
-    }
-    let report = RunReport::new(&args.corpus, args.checkers as usize, &outcome, &allocator);
-    if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).context("serialising the report")?
-        );
-    } else {
-        print!("{}", report.human());
-    }
-    Ok(())
+    let report = RunReport::new(&args.corpus, checkers, &outcome, &allocator);
+    args.print(&outcome.diagnostics, &report)
 }
 
 /// Why the thread pools could not start, in terms the user can act on: every parse and checker

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use checker::AllocatorIdentity;
+use checker::cli::RunArgs;
 use checker::report::RunReport;
 use clap::Parser;
 
@@ -16,25 +17,11 @@ use crate::{Input, Options, TypeScript, WORKLOAD};
 #[derive(Debug, Parser)]
 #[command(name = "tsc-quickjs", version)]
 struct Args {
-    /// Corpus name (`synthetic`, `trpc`, ...) or a directory of sources.
-    #[arg(long, default_value = "synthetic")]
-    corpus: String,
-    /// Number of checkers, each its own thread, QuickJS runtime and program.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=checker::MAX_CHECKERS as i64))]
-    checkers: u32,
-    /// Print the report as JSON.
-    #[arg(long)]
-    json: bool,
-    /// Also print every diagnostic (to stderr with `--json`).
-    #[arg(long)]
-    diagnostics: bool,
-    /// Where fetched corpora (and the TypeScript package) are cached.
-    #[arg(long)]
-    cache_dir: Option<PathBuf>,
-    /// Never fetch, and do not hash the cache (compare's children: the parent verified it).
-    #[arg(long)]
-    no_fetch: bool,
-    /// Write the compiler host's input (every file, the library, the options' inputs) to
+    /// The same options as the checker's; `--checkers N` is N threads, each with its own
+    /// QuickJS runtime and program.
+    #[command(flatten)]
+    run: RunArgs,
+    /// Write the compiler host's input (every file, the library, the module roots) to
     /// FILE as JSON and exit, for `scripts/node-check.js`.
     #[arg(long, value_name = "FILE")]
     write_input: Option<PathBuf>,
@@ -61,18 +48,10 @@ pub fn main_from(
 }
 
 fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
-    let opts = corpora::OpenOptions {
-        cache_dir: args.cache_dir.clone(),
-        fetch: !args.no_fetch,
-        progress: !args.json,
-    };
-    let corpus = if args.no_fetch {
-        corpora::open_verified(&args.corpus, &opts)
-    } else {
-        corpora::open(&args.corpus, &opts)
-    }
-    .with_context(|| format!("opening corpus `{}`", args.corpus))?;
-    let typescript = TypeScript::open(&opts, args.no_fetch)
+    let run = &args.run;
+    let corpus = run.open_corpus()?;
+    let opts = run.open_options();
+    let typescript = TypeScript::open(&opts, run.no_fetch)
         .context("opening the TypeScript package (the `typescript` corpus)")?;
     if let Some(path) = &args.write_input {
         let mut input = Input::new(&corpus, &typescript);
@@ -81,40 +60,22 @@ fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
             .with_context(|| format!("writing {}", path.display()))?;
         return Ok(());
     }
-    let checkers = args.checkers as usize;
+    let checkers = run.checkers as usize;
     let outcome = crate::run(&corpus, &typescript, &Options { checkers }).with_context(|| {
         format!(
             "checking corpus `{}` with TypeScript {}",
-            args.corpus, typescript.version
+            run.corpus, typescript.version
         )
     })?;
-    if args.diagnostics {
-        for d in &outcome.diagnostics {
-            if args.json {
-                eprintln!("{d}");
-            } else {
-                println!("{d}");
-            }
-        }
-    }
     let report = RunReport::of_workload(
         WORKLOAD,
-        &args.corpus,
+        &run.corpus,
         checkers,
         (outcome.counts.clone(), outcome.phases.clone()),
         &outcome.digest,
         &allocator,
     );
-    if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).context("serialising the report")?
-        );
-    } else {
-        print!("{}", report.human());
-        println!("typescript  {}", outcome.typescript_version);
-    }
-    Ok(())
+    run.print(&outcome.diagnostics, &report)
 }
 
 /// The cached `lib/typescript.js`, for a reference run that loads the same compiler.

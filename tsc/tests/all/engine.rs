@@ -39,8 +39,14 @@ fn a_hundred_thousand_objects_are_a_hundred_thousand_small_requests_to_the_globa
 fn a_javascript_exception_is_an_error_with_its_message_and_stack() {
     let engine = Engine::new().unwrap();
     let error = engine
-        .eval(b"function f() { throw new TypeError('no such thing'); }\nf();", "throws.js")
+        .eval(
+            b"function f() { throw new TypeError('no such thing'); }\nf();",
+            "throws.js",
+        )
         .unwrap_err();
     assert!(error.contains("no such thing"), "{error}");
-    assert!(error.contains("throws.js"), "the stack names the script: {error}");
+    assert!(
+        error.contains("throws.js"),
+        "the stack names the script: {error}"
+    );
 }
