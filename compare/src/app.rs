@@ -20,6 +20,7 @@ use crate::contender::{self, Contender, DEFAULT_CONTENDERS};
 use crate::environment::{self, Environment};
 use crate::export::lock::ResultsLock;
 use crate::export::{Format, Outputs};
+use crate::output::table::Detail;
 use crate::output::{progress::Progress, report};
 use crate::reproduce;
 use crate::results::{Results, RoundDefaults, Settings};
@@ -237,6 +238,28 @@ struct OutputArgs {
     /// Draw median RSS against median wall, and minor faults, as SVG (after every run).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    #[command(flatten)]
+    terminal: TerminalArgs,
+}
+
+#[derive(Args, Debug, Default)]
+struct TerminalArgs {
+    /// Print every column and table the Markdown report has (CPU and sys time, every
+    /// interval, the absolute medians, huge pages, rounds, the sys time the faults
+    /// predict, the runs that stand out), however wide; by default the report fits 120
+    /// columns.
+    #[arg(long)]
+    wide: bool,
+}
+
+impl TerminalArgs {
+    fn detail(&self) -> Detail {
+        if self.wide {
+            Detail::Wide
+        } else {
+            Detail::Brief
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -269,6 +292,8 @@ struct ReproduceArgs {
     /// CSV of every run.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+    #[command(flatten)]
+    terminal: TerminalArgs,
 }
 
 #[derive(Args, Debug)]
@@ -383,7 +408,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
                         .with_context(|| format!("cannot create {}", dir.display()))?;
                 }
             }
-            bakeoff(settings, &args.schedule, outputs)
+            bakeoff(settings, &args.schedule, outputs, args.terminal.detail())
         }
         None => {
             let args = cli.bakeoff;
@@ -452,7 +477,12 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
             }
             check_rounds(&mut settings, BAKEOFF_ROUNDS)?;
             let outputs = outputs(&args.outputs);
-            bakeoff(settings, &args.schedule, outputs)
+            bakeoff(
+                settings,
+                &args.schedule,
+                outputs,
+                args.outputs.terminal.detail(),
+            )
         }
     }
 }
@@ -490,7 +520,12 @@ fn outputs(args: &OutputArgs) -> Outputs {
 }
 
 /// Checks every input, then runs the plan (or what is left of it).
-fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) -> Result<ExitCode> {
+fn bakeoff(
+    settings: Settings,
+    schedule: &ScheduleArgs,
+    mut outputs: Outputs,
+    detail: Detail,
+) -> Result<ExitCode> {
     let mut results = match &schedule.resume {
         Some(path) => {
             let previous = Results::load(path)?;
@@ -607,7 +642,7 @@ fn bakeoff(settings: Settings, schedule: &ScheduleArgs, mut outputs: Outputs) ->
     let outcome = runner.run(&mut results)?;
     drop(progress);
     outputs.write_all(&results)?;
-    print!("{}", report::render_text(&results));
+    print!("{}", report::render_text(&results, detail));
     let kept: Vec<String> = outputs.paths().map(|p| p.display().to_string()).collect();
     match outcome {
         Outcome::Finished => {
@@ -936,6 +971,9 @@ fn report(args: ReportArgs) -> Result<ExitCode> {
     let outputs = outputs(&args.outputs);
     outputs.check_writable()?;
     outputs.write_all(&results)?;
-    print!("{}", report::render_text(&results));
+    print!(
+        "{}",
+        report::render_text(&results, args.outputs.terminal.detail())
+    );
     Ok(ExitCode::SUCCESS)
 }

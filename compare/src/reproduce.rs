@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use crate::contender::Contender;
-use crate::output::table::{Table, count, signed};
+use crate::output::table::{self, Detail, TERMINAL_COLUMNS, Table, count, signed};
 use crate::results::{Results, RoundDefaults, Settings};
 use crate::stats::{Metric, Ratio, Verdict};
 use crate::workload::WorkloadKind;
@@ -267,13 +267,21 @@ pub fn covers_publication(results: &Results) -> bool {
 }
 
 /// The table beside the publication for the terminal, when the results hold its rows.
-pub fn text(results: &Results) -> Option<String> {
+/// With [`Detail::Brief`], hybrid's columns and huge's are two tables, each within the
+/// terminal's width; the Markdown keeps one.
+pub fn text(results: &Results, detail: Detail) -> Option<String> {
     let table = beside_publication(results)?;
-    Some(format!(
-        "beside the publication (ours / published; ✓ direction agrees, ✗ not, in parentheses \
-         where our interval includes no change)\n{}",
-        table.to_text()
-    ))
+    let title = "beside the publication (ours / published; ✓ direction agrees, ✗ not, in \
+                 parentheses where our interval includes no change)";
+    Some(match detail {
+        Detail::Wide => format!("{title}\n{}", table.to_text()),
+        Detail::Brief => format!(
+            "{}\n{}\n{}",
+            table::wrap(title, TERMINAL_COLUMNS, "  "),
+            table.columns(&[0, 1, 2, 3, 4, 5]).to_text(),
+            table.columns(&[0, 1, 6, 7]).to_text()
+        ),
+    })
 }
 
 fn rows(results: &Results) -> impl Iterator<Item = (usize, &String)> {

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::{ExportError, Exporter};
-use crate::output::table;
+use crate::output::table::{self, Detail};
 use crate::reproduce;
 use crate::results::Results;
 
@@ -99,7 +99,7 @@ pub fn render(results: &Results) -> String {
          spread says it needs); `ok` counts the runs in the figures.\n",
         settings.baseline,
     );
-    for section in table::sections(results) {
+    for section in table::sections(results, Detail::Wide) {
         let _ = writeln!(
             out,
             "## {}\n\n{}",

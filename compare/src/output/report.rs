@@ -3,26 +3,45 @@
 //! leaf that `reproduce` can build on.
 use std::fmt::Write as _;
 
-use crate::output::table;
+use crate::output::table::{self, Detail, TERMINAL_COLUMNS, Table};
 use crate::reproduce;
 use crate::results::Results;
 
 /// The whole terminal report: the machine facts and fault costs, every section's table,
-/// the runs that stand out, then the failed runs.
-pub fn render_text(results: &Results) -> String {
+/// the runs that stand out, then the failed runs. [`Detail::Brief`] keeps every line
+/// within [`TERMINAL_COLUMNS`] where wrapping can (titles and free text are broken
+/// between words), leaves out the sys time the faults predict and names the runs that
+/// stand out only by their count; [`Detail::Wide`] prints everything, as the Markdown.
+pub fn render_text(results: &Results, detail: Detail) -> String {
+    let brief = detail == Detail::Brief;
+    let line = |text: &str| match detail {
+        Detail::Brief => table::wrap(text, TERMINAL_COLUMNS, "  "),
+        Detail::Wide => text.to_string(),
+    };
+    let table = |table: &Table| match detail {
+        Detail::Brief => table.to_text_within(TERMINAL_COLUMNS),
+        Detail::Wide => table.to_text(),
+    };
     let mut out = String::new();
-    let _ = writeln!(out, "machine: {}", results.environment.machine_summary());
-    for line in table::calibration_lines(results) {
-        let _ = writeln!(out, "fault cost: {line}");
+    let _ = writeln!(
+        out,
+        "{}",
+        line(&format!(
+            "machine: {}",
+            results.environment.machine_summary()
+        ))
+    );
+    for probe in table::calibration_lines(results) {
+        let _ = writeln!(out, "{}", line(&format!("fault cost: {probe}")));
     }
     out.push('\n');
-    for section in table::sections(results) {
-        let _ = writeln!(out, "{}\n{}", section.title, section.table.to_text());
+    for section in table::sections(results, detail) {
+        let _ = writeln!(out, "{}\n{}", line(&section.title), table(&section.table));
     }
-    if let Some(beside) = reproduce::text(results) {
+    if let Some(beside) = reproduce::text(results, detail) {
         let _ = writeln!(out, "{beside}");
     }
-    if let Some(sys) = table::fault_sys_table(results) {
+    if !brief && let Some(sys) = table::fault_sys_table(results) {
         let _ = writeln!(
             out,
             "sys time predicted from the fault counts\n{}",
@@ -30,22 +49,47 @@ pub fn render_text(results: &Results) -> String {
         );
     }
     let standing_out = table::standouts(results);
-    if !standing_out.rows.is_empty() {
-        let _ = writeln!(
-            out,
-            "runs that stand out (wall beyond 3 robust SD of their row)\n{}",
-            standing_out.to_text()
-        );
+    match standing_out.rows.len() {
+        0 => {}
+        n if brief => {
+            let _ = writeln!(
+                out,
+                "{}\n",
+                line(&format!(
+                    "{n} run{} stand{} out (wall beyond 3 robust SD of its row): --wide lists \
+                     them with what the machine did meanwhile",
+                    table::plural(n),
+                    if n == 1 { "s" } else { "" }
+                ))
+            );
+        }
+        _ => {
+            let _ = writeln!(
+                out,
+                "runs that stand out (wall beyond 3 robust SD of their row)\n{}",
+                standing_out.to_text()
+            );
+        }
     }
     for note in table::digest_notes(results) {
-        let _ = writeln!(out, "note: {note}\n");
+        let _ = writeln!(out, "{}\n", line(&format!("note: {note}")));
     }
     let failed = table::failures(results);
     if !failed.rows.is_empty() {
         let _ = writeln!(
             out,
             "failed runs (kept out of the medians)\n{}",
-            failed.to_text()
+            table(&failed)
+        );
+    }
+    if brief {
+        let _ = writeln!(
+            out,
+            "{}",
+            line(
+                "--wide adds CPU and sys time, every interval, the absolute medians, huge \
+                 pages, rounds and the sys time the faults predict, as --markdown FILE has them"
+            )
         );
     }
     out

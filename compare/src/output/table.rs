@@ -1,8 +1,9 @@
 //! The bake-off table in the publication's shape: per checker count and corpus, each
 //! contender against the baseline, paired round by round (wall, CPU, sys, RSS and minor
 //! faults as geometric mean ratios with 95% intervals), the control's noise floor in the
-//! title, and the absolute medians beside. The terminal and the Markdown report print the same
-//! [`Table`]s.
+//! title, and the absolute medians beside. The Markdown report prints every column; the
+//! terminal, unless `--wide`, the figures a reader needs first within
+//! [`TERMINAL_COLUMNS`] ([`Detail::Brief`]).
 use std::fmt::Write as _;
 
 use crate::calibrate::FaultCost;
@@ -25,10 +26,29 @@ pub struct Section {
 
 const KIB_PER_MIB: f64 = 1024.0;
 
+/// The width of terminal the brief report fits: every line of it, for bake-offs of the
+/// built-in contenders.
+pub const TERMINAL_COLUMNS: usize = 120;
+
+/// The narrowest a wrapped last column gets before a table is left as wide as it is.
+const MIN_WRAPPED_COLUMN: usize = 16;
+
+/// Which columns a bake-off table holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Detail {
+    /// What a reader needs first: wall with its interval and verdict, RSS, minor faults
+    /// and the allocator, within [`TERMINAL_COLUMNS`]. The terminal's default.
+    #[default]
+    Brief,
+    /// Every column: CPU and sys time, every interval, the absolute medians, huge pages,
+    /// rounds and runs. The Markdown report's, and the terminal's with `--wide`.
+    Wide,
+}
+
 /// One section per checker count and corpus (checker counts outermost, as the
 /// publication groups them), each row a contender in the order asked for, then the
-/// control.
-pub fn sections(results: &Results) -> Vec<Section> {
+/// control, with the columns of `detail`.
+pub fn sections(results: &Results, detail: Detail) -> Vec<Section> {
     let settings = &results.settings;
     let mut checker_counts = settings.checkers.clone();
     checker_counts.sort_unstable();
@@ -53,7 +73,7 @@ pub fn sections(results: &Results) -> Vec<Section> {
                     settings.baseline,
                     cell.map_or(String::new(), |cell| cell_note(results, cell)),
                 ),
-                table: contender_table(&sets, baseline, settings.precision_pct),
+                table: contender_table(&sets, baseline, settings.precision_pct, detail),
             });
         }
     }
@@ -101,6 +121,11 @@ fn ratio_cell(ratio: Option<Ratio>) -> String {
     }
 }
 
+/// `-1.3`, or `-` without a ratio: the brief table's RSS and faults.
+fn percent_cell(ratio: Option<Ratio>) -> String {
+    ratio.map_or("-".to_string(), |r| signed(r.percent()))
+}
+
 /// The wall verdict, marked where the cell's control got a verdict on wall.
 fn verdict_cell(wall: Option<Ratio>) -> String {
     match wall.and_then(|r| Some((r.verdict?, r.unreliable))) {
@@ -127,24 +152,35 @@ fn contender_table(
     sets: &[&ResultSet],
     baseline: Option<&ResultSet>,
     precision_pct: Option<f64>,
+    detail: Detail,
 ) -> Table {
-    let header = [
-        "contender",
-        "wall % [95% CI]",
-        "±%",
-        "verdict",
-        "CPU % [95% CI]",
-        "sys % [95% CI]",
-        "RSS % [95% CI]",
-        "faults % [95% CI]",
-        "minor faults",
-        "wall s (min-max)",
-        "RSS MiB",
-        "huge MiB peak/end",
-        "rounds",
-        "ok",
-        "allocator",
-    ];
+    let header: &[&str] = match detail {
+        Detail::Brief => &[
+            "contender",
+            "wall % [95% CI]",
+            "verdict",
+            "RSS %",
+            "faults %",
+            "allocator",
+        ],
+        Detail::Wide => &[
+            "contender",
+            "wall % [95% CI]",
+            "±%",
+            "verdict",
+            "CPU % [95% CI]",
+            "sys % [95% CI]",
+            "RSS % [95% CI]",
+            "faults % [95% CI]",
+            "minor faults",
+            "wall s (min-max)",
+            "RSS MiB",
+            "huge MiB peak/end",
+            "rounds",
+            "ok",
+            "allocator",
+        ],
+    };
     let base_faults = baseline.and_then(|b| b.median).map(|m| m.minor_faults);
     let rows = sets
         .iter()
@@ -153,6 +189,27 @@ fn contender_table(
             let ratio = |metric| versus.and_then(|v| v.get(metric));
             let wall = ratio(Metric::Wall);
             let is_baseline = baseline.is_some_and(|b| std::ptr::eq(b, *set));
+            let contender = if is_baseline {
+                format!("{} (baseline)", set.contender)
+            } else if set.contender.is_control() {
+                format!("{} (control)", set.contender)
+            } else {
+                set.contender.to_string()
+            };
+            let allocator = set
+                .allocator
+                .as_ref()
+                .map_or("-".to_string(), |a| a.describe());
+            if detail == Detail::Brief {
+                return vec![
+                    contender,
+                    ratio_cell(wall),
+                    verdict_cell(wall),
+                    percent_cell(ratio(Metric::Rss)),
+                    percent_cell(ratio(Metric::MinorFaults)),
+                    allocator,
+                ];
+            }
             let faults = match (set.median, base_faults) {
                 (Some(m), Some(base)) if !is_baseline => {
                     format!("{} -> {}", count(base), count(m.minor_faults))
@@ -167,13 +224,7 @@ fn contender_table(
                 _ => "-".to_string(),
             };
             vec![
-                if is_baseline {
-                    format!("{} (baseline)", set.contender)
-                } else if set.contender.is_control() {
-                    format!("{} (control)", set.contender)
-                } else {
-                    set.contender.to_string()
-                },
+                contender,
                 ratio_cell(wall),
                 wall.and_then(|r| r.half_width_pct)
                     .map_or("-".to_string(), |h| format!("{h:.1}")),
@@ -196,14 +247,12 @@ fn contender_table(
                 }),
                 rounds_cell(set, precision_pct),
                 format!("{}/{}", set.ok_runs, set.runs.len()),
-                set.allocator
-                    .as_ref()
-                    .map_or("-".to_string(), |a| a.describe()),
+                allocator,
             ]
         })
         .collect();
     Table {
-        header: header.map(String::from).to_vec(),
+        header: header.iter().map(|h| h.to_string()).collect(),
         rows,
     }
 }
@@ -429,19 +478,140 @@ pub fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-impl Table {
-    /// Columns padded to their widest cell, numbers right-aligned.
-    pub fn to_text(&self) -> String {
-        let columns = self.header.len();
-        let width = |i: usize| {
-            std::iter::once(&self.header)
-                .chain(&self.rows)
-                .map(|row| row.get(i).map_or(0, |cell| cell.chars().count()))
-                .max()
-                .unwrap_or(0)
+/// `text` broken into lines of at most `width` characters where it can be: between its
+/// ` · ` separated parts first, then between words; every line after the first starts
+/// with `indent`. A word longer than a line keeps its line to itself.
+pub fn wrap(text: &str, width: usize, indent: &str) -> String {
+    let mut lines = vec![String::new()];
+    for (i, part) in text.split(" · ").enumerate() {
+        let part = if i == 0 {
+            part.to_string()
+        } else {
+            format!("· {part}")
         };
-        let widths: Vec<usize> = (0..columns).map(width).collect();
-        let numeric: Vec<bool> = (0..columns)
+        let last = lines.last_mut().expect("one line at least");
+        let space = usize::from(!last.trim().is_empty());
+        if chars(last) + space + chars(&part) <= width {
+            if space == 1 {
+                last.push(' ');
+            }
+            last.push_str(&part);
+            continue;
+        }
+        if space == 1 {
+            lines.push(indent.to_string());
+        }
+        push_words(&mut lines, &part, width, indent);
+    }
+    lines.join("\n")
+}
+
+/// `cell` in lines of at most `width` characters, broken between words.
+fn wrap_cell(cell: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    push_words(&mut lines, cell, width, "");
+    lines
+}
+
+/// Appends `text` word by word to the last of `lines`, starting a new line (with
+/// `indent`) where the next word would pass `width`.
+fn push_words(lines: &mut Vec<String>, text: &str, width: usize, indent: &str) {
+    for word in text.split(' ') {
+        let last = lines.last_mut().expect("one line at least");
+        let empty = last.trim().is_empty();
+        if !empty && chars(last) + 1 + chars(word) > width {
+            lines.push(format!("{indent}{word}"));
+        } else {
+            if !empty {
+                last.push(' ');
+            }
+            last.push_str(word);
+        }
+    }
+}
+
+fn chars(text: &str) -> usize {
+    text.chars().count()
+}
+
+impl Table {
+    /// The columns at `indices`, in that order.
+    pub fn columns(&self, indices: &[usize]) -> Table {
+        let pick = |row: &Vec<String>| {
+            indices
+                .iter()
+                .map(|&i| row.get(i).cloned().unwrap_or_default())
+                .collect()
+        };
+        Table {
+            header: pick(&self.header),
+            rows: self.rows.iter().map(pick).collect(),
+        }
+    }
+
+    /// Each column's widest cell, the header's included, in characters.
+    fn widths(&self) -> Vec<usize> {
+        (0..self.header.len())
+            .map(|i| {
+                std::iter::once(&self.header)
+                    .chain(&self.rows)
+                    .map(|row| row.get(i).map_or(0, |cell| cell.chars().count()))
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect()
+    }
+
+    /// As [`Table::to_text`], in at most `width` characters a line where breaking the last
+    /// column's cells (a free text: the allocator, the reason a run failed) between words
+    /// gets it there: the rest of a wrapped row's cells stay blank on its further lines.
+    pub fn to_text_within(&self, width: usize) -> String {
+        let widths = self.widths();
+        let Some((&last, others)) = widths.split_last() else {
+            return self.to_text();
+        };
+        let before_last = others.iter().map(|w| w + 2).sum::<usize>();
+        if before_last + last <= width || width < before_last + MIN_WRAPPED_COLUMN {
+            return self.to_text();
+        }
+        let room = width - before_last;
+        let split = |row: &Vec<String>| -> Vec<Vec<String>> {
+            let (cells, last) = row.split_at(row.len().saturating_sub(1));
+            let pieces = last
+                .first()
+                .map_or_else(Vec::new, |cell| wrap_cell(cell, room));
+            pieces
+                .into_iter()
+                .enumerate()
+                .map(|(i, piece)| {
+                    let mut line = if i == 0 {
+                        cells.to_vec()
+                    } else {
+                        vec![String::new(); cells.len()]
+                    };
+                    line.push(piece);
+                    line
+                })
+                .collect()
+        };
+        let mut header = split(&self.header).into_iter();
+        let first = header.next().unwrap_or_default();
+        let header_lines: Vec<Vec<String>> = header.collect();
+        let continued = header_lines.len();
+        let rows = header_lines
+            .into_iter()
+            .chain(self.rows.iter().flat_map(split))
+            .collect();
+        Table {
+            header: first,
+            rows,
+        }
+        .render(&self.numeric_columns(), continued)
+    }
+
+    /// Which columns hold numbers in every row: those are right-aligned.
+    fn numeric_columns(&self) -> Vec<bool> {
+        (0..self.header.len())
             .map(|i| {
                 self.rows.iter().all(|row| {
                     row.get(i).is_some_and(|cell| {
@@ -449,7 +619,19 @@ impl Table {
                     })
                 })
             })
-            .collect();
+            .collect()
+    }
+
+    /// Columns padded to their widest cell, numbers right-aligned.
+    pub fn to_text(&self) -> String {
+        self.render(&self.numeric_columns(), 0)
+    }
+
+    /// The text table with `numeric` columns right-aligned; the first `header_lines` rows
+    /// continue the header above the rule.
+    fn render(&self, numeric: &[bool], header_lines: usize) -> String {
+        let columns = self.header.len();
+        let widths = self.widths();
         let mut out = String::new();
         let line = |row: &[String], out: &mut String| {
             let cells: Vec<String> = (0..columns)
@@ -465,9 +647,13 @@ impl Table {
             let _ = writeln!(out, "{}", cells.join("  ").trim_end());
         };
         line(&self.header, &mut out);
+        let (header_rest, rows) = self.rows.split_at(header_lines.min(self.rows.len()));
+        for row in header_rest {
+            line(row, &mut out);
+        }
         let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
         line(&rule, &mut out);
-        for row in &self.rows {
+        for row in rows {
             line(row, &mut out);
         }
         out

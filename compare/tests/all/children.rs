@@ -99,7 +99,8 @@ fn failed_runs_are_listed_under_the_table() {
     let launcher = FakeLauncher::honest().with("system", Behaviour::Crash);
     let mut results = plan(&["slice-nohuge", "system"], &[1], 1, 0);
     run(&launcher, &mut results);
-    let text = compare::output::report::render_text(&results);
+    let text =
+        compare::output::report::render_text(&results, compare::output::table::Detail::Brief);
     assert!(text.contains("failed runs"), "{text}");
     assert!(text.contains("SIGSEGV"), "{text}");
     let markdown = compare::export::markdown::render(&results);

@@ -1,6 +1,6 @@
 //! Contenders beyond the built-in ones, measured in the real child binaries: each knob and
 //! preload reaches only its own child, is proven by it, and a run it does not prove fails.
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
@@ -9,8 +9,13 @@ use compare::benchmark::measure::{judge, measure};
 use compare::contender::{Contender, parse_list};
 use compare::results::{Run, RunStatus};
 
-/// The Debian package libtcmalloc-minimal4's library, which .ci/run installs.
-const TCMALLOC: &str = "/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4";
+/// mimalloc's own shared library, which testalloc's build script compiles from the sources
+/// libmimalloc-sys bundles: a third-party malloc that the build makes, no system package.
+const MIMALLOC: &str = testalloc::MIMALLOC;
+
+/// The library the example contenders file preloads: Debian's libtcmalloc-minimal4,
+/// optional, so the test that parses the example puts [`MIMALLOC`] in its place.
+const EXAMPLE_TCMALLOC: &str = "/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4";
 
 fn binaries() -> Binaries {
     Binaries {
@@ -147,36 +152,35 @@ fn a_child_that_does_not_prove_its_knob_fails_the_run() {
     );
 }
 
-fn tcmalloc() -> PathBuf {
-    let path = PathBuf::from(TCMALLOC);
-    assert!(
-        path.is_file(),
-        "{TCMALLOC} is missing: install the Debian package libtcmalloc-minimal4 (.ci/run does)"
-    );
-    path
+/// `mimalloc 3.3.2`: the version of the mimalloc sources libmimalloc-sys bundles, as the
+/// preload child words what `mi_version` says.
+fn bundled_mimalloc_version() -> String {
+    // SAFETY: mi_version takes no arguments and only returns a constant.
+    let v = unsafe { libmimalloc_sys::mi_version() };
+    format!("mimalloc {}.{}.{}", v / 10_000, v / 100 % 100, v % 100)
 }
 
 #[test]
-fn a_preloaded_tcmalloc_serves_malloc_end_to_end_and_names_its_library() {
-    let spec = format!("preload:tcmalloc-e2e={}", tcmalloc().display());
+fn a_preloaded_mimalloc_serves_malloc_end_to_end_and_names_its_library_and_version() {
+    let spec = format!("preload:mimalloc-e2e={MIMALLOC}");
     let preload = contender(&spec);
-    assert_eq!(preload.to_string(), "tcmalloc-e2e");
+    assert_eq!(preload.to_string(), "mimalloc-e2e");
     let run = run(preload, command(preload));
     assert_eq!(run.status, RunStatus::Ok, "{}", run.status);
     let allocator = run.allocator.as_ref().unwrap();
     assert_eq!(allocator.name, "preload");
-    assert!(
-        allocator.identity.starts_with("libtcmalloc_minimal.so.4")
-            && allocator.identity.contains("gperftools"),
-        "{}",
-        allocator.identity
+    // The file whose `malloc` the child found bound (dladdr), and the version the library
+    // reports of itself: that of the sources it was built from.
+    assert_eq!(
+        allocator.identity,
+        format!("libmimalloc.so ({})", bundled_mimalloc_version())
     );
     assert!(!run.digest.is_empty());
 }
 
 #[test]
 fn a_preload_that_does_not_reach_the_child_fails_the_run() {
-    let spec = format!("preload:tcmalloc-lost={}", tcmalloc().display());
+    let spec = format!("preload:mimalloc-lost={MIMALLOC}");
     let preload = contender(&spec);
     let mut lost = command(preload);
     lost.env_remove("LD_PRELOAD");
@@ -211,8 +215,20 @@ fn a_control_of_a_knob_contender_runs_its_child_under_its_own_name() {
 
 #[test]
 fn the_example_contenders_file_of_the_readme_parses() {
-    tcmalloc();
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/contenders.example.toml");
+    // What the example protects is its syntax, names and knobs, not whether this machine
+    // has Debian's tcmalloc: the one preload path is checked, then stood in for.
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/contenders.example.toml");
+    let text = std::fs::read_to_string(&example).unwrap();
+    let quoted = format!("preload = \"{EXAMPLE_TCMALLOC}\"");
+    assert_eq!(text.matches("preload = ").count(), 1, "{text}");
+    assert!(
+        text.contains(&quoted),
+        "the example preloads {EXAMPLE_TCMALLOC}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("contenders.toml");
+    let stand_in = format!("preload = \"{MIMALLOC}\"");
+    std::fs::write(&path, text.replace(&quoted, &stand_in)).unwrap();
     let file = compare::contender::file::load(&path).unwrap_or_else(|e| panic!("{e}"));
     let names: Vec<String> = file.run.iter().map(|c| c.to_string()).collect();
     assert_eq!(names.len(), 10, "{names:?}");
@@ -227,6 +243,8 @@ fn the_example_contenders_file_of_the_readme_parses() {
             "jemalloc-eager"
         ]
     );
+    let tcmalloc = file.defined[2].variant().unwrap();
+    assert_eq!(tcmalloc.preload.as_deref(), Some(Path::new(MIMALLOC)));
     let eager = file.defined[3].variant().unwrap();
     assert_eq!(
         eager.child_env()[0],
@@ -237,19 +255,18 @@ fn the_example_contenders_file_of_the_readme_parses() {
     );
     let readme = include_str!("../../README.md");
     assert!(
-        readme.contains("data/contenders.example.toml"),
+        readme.contains("data/contenders.example.toml") && readme.contains(EXAMPLE_TCMALLOC),
         "the README shows the example file"
     );
 }
 
 #[test]
 fn a_results_file_with_knob_and_named_contenders_loads_back() {
-    tcmalloc();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("results.json");
     let mut results = crate::fake::plan(&["slice-nohuge"], &[1], 1, 0);
     let knob = contender("jemalloc:thp=always,dirty_decay_ms=0");
-    let preload = contender(&format!("preload:tcmalloc-saved={TCMALLOC}"));
+    let preload = contender(&format!("preload:mimalloc-saved={MIMALLOC}"));
     results.settings.contenders.extend([knob, preload]);
     results.refresh();
     std::fs::write(&path, serde_json::to_vec(&results).unwrap()).unwrap();
@@ -261,17 +278,20 @@ fn a_results_file_with_knob_and_named_contenders_loads_back() {
 
 #[test]
 fn a_name_defined_twice_differently_is_refused_and_a_built_in_name_cannot_be_taken() {
-    tcmalloc();
-    contender(&format!("preload:tcmalloc-twice={TCMALLOC}"));
+    contender(&format!("preload:mimalloc-twice={MIMALLOC}"));
     assert_eq!(
-        contender(&format!("preload:tcmalloc-twice={TCMALLOC}")).to_string(),
-        "tcmalloc-twice",
+        contender(&format!("preload:mimalloc-twice={MIMALLOC}")).to_string(),
+        "mimalloc-twice",
         "the same definition again is the same contender"
     );
-    let other = "preload:tcmalloc-twice=/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal_debug.so.4";
+    // The same library by another path is another definition.
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("libmimalloc-copy.so");
+    std::fs::copy(MIMALLOC, &copy).unwrap();
+    let other = format!("preload:mimalloc-twice={}", copy.display());
     let error = other.parse::<Contender>().unwrap_err().to_string();
     assert!(error.contains("defined twice"), "{error}");
-    let error = format!("preload:jemalloc={TCMALLOC}")
+    let error = format!("preload:jemalloc={MIMALLOC}")
         .parse::<Contender>()
         .unwrap_err()
         .to_string();

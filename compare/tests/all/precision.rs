@@ -177,7 +177,7 @@ fn a_row_short_of_the_precision_says_how_many_rounds_it_needs() {
     let needed = versus.rounds_needed.unwrap();
     assert!(needed > 8, "{versus:?}");
     assert_eq!(results.cell("synthetic", 1).unwrap().precise, Some(false));
-    let text = compare::output::report::render_text(&results);
+    let text = compare::output::report::render_text(&results, compare::output::table::Detail::Wide);
     assert!(text.contains(&format!("8 (need {needed})")), "{text}");
 }
 

@@ -4,6 +4,8 @@ use std::path::Path;
 
 use compare::contender::Contender;
 use compare::export::{Exporter, csv::CsvExporter, json::JsonExporter, svg::SvgExporter};
+use compare::output::report::render_text;
+use compare::output::table::{Detail, TERMINAL_COLUMNS, Table};
 use compare::results::{Results, RunStatus};
 use compare::stats::{Metric, Verdict};
 
@@ -13,7 +15,102 @@ fn stored() -> Results {
 
 #[test]
 fn the_terminal_table_has_the_publication_shape() {
-    insta::assert_snapshot!(compare::output::report::render_text(&stored()));
+    insta::assert_snapshot!(render_text(&stored(), Detail::Brief));
+}
+
+#[test]
+fn the_wide_terminal_table_has_every_column_of_the_markdown() {
+    insta::assert_snapshot!(render_text(&stored(), Detail::Wide));
+}
+
+#[test]
+fn every_line_of_the_default_terminal_report_fits_120_columns() {
+    // Two corpora at 1 and 8 checkers, slice identities with arenas and switches, a cell
+    // whose control got a verdict, failed runs and the rows beside the publication.
+    let results = stored();
+    let text = render_text(&results, Detail::Brief);
+    let widest = text.lines().max_by_key(|l| l.chars().count()).unwrap();
+    assert!(
+        widest.chars().count() <= TERMINAL_COLUMNS,
+        "{} columns: {widest}",
+        widest.chars().count()
+    );
+    let header = text.lines().find(|l| l.starts_with("contender")).unwrap();
+    let columns: Vec<&str> = header.split("  ").filter(|c| !c.is_empty()).collect();
+    assert_eq!(
+        columns,
+        [
+            "contender",
+            "wall % [95% CI]",
+            "verdict",
+            "RSS %",
+            "faults %",
+            "allocator"
+        ],
+        "the figures a reader needs first"
+    );
+    assert!(
+        text.contains("slice hybrid@8 (9 arenas, 24 switches)"),
+        "{text}"
+    );
+    assert!(text.contains("neutral (unreliable)"), "{text}");
+    let wide = render_text(&results, Detail::Wide);
+    assert!(
+        wide.lines().any(|l| l.chars().count() > TERMINAL_COLUMNS),
+        "--wide is not held to the width"
+    );
+    for detail in [
+        "CPU % [95% CI]",
+        "sys % [95% CI]",
+        "wall s (min-max)",
+        "huge MiB peak/end",
+        "RSS MiB",
+        "sys time predicted from the fault counts",
+    ] {
+        assert!(!text.contains(detail), "{detail} is --wide's");
+        assert!(wide.contains(detail), "--wide has {detail}");
+    }
+}
+
+#[test]
+fn a_long_last_cell_wraps_within_the_width_and_keeps_every_word() {
+    let proof = "jemalloc 5.3.1-0-g81034ce1f [thp=always: opt.thp reads \"always\"; \
+                 dirty_decay_ms=0: opt.dirty_decay_ms reads 0]";
+    let table = Table {
+        header: ["contender", "wall %", "allocator"]
+            .map(String::from)
+            .to_vec(),
+        rows: vec![
+            ["jemalloc:thp=always,dirty_decay_ms=0", "-1.0", proof]
+                .map(String::from)
+                .to_vec(),
+            ["system", "+0.5", "glibc 2.36"].map(String::from).to_vec(),
+        ],
+    };
+    let text = table.to_text_within(80);
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    let column = text.lines().next().unwrap().find("allocator").unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[2].starts_with("jemalloc:thp=always") && lines[2].contains("-1.0"));
+    let continued: Vec<&str> = lines[3..lines.len() - 1].to_vec();
+    assert!(!continued.is_empty(), "{text}");
+    for line in &continued {
+        assert!(
+            line[..column].trim().is_empty(),
+            "other cells stay blank: {line}"
+        );
+    }
+    let words: Vec<&str> = lines[2..lines.len() - 1]
+        .iter()
+        .map(|l| &l[column..])
+        .collect();
+    assert_eq!(words.join(" "), proof);
+    assert!(lines.last().unwrap().starts_with("system"));
+    assert_eq!(
+        table.to_text_within(200),
+        table.to_text(),
+        "what fits is left alone"
+    );
 }
 
 #[test]
@@ -186,15 +283,13 @@ fn a_cell_whose_control_gets_a_verdict_is_marked_unreliable_in_every_format() {
     let quiet = results.cell("synthetic", 1).unwrap();
     assert!(quiet.unreliable.is_empty(), "{quiet:?}");
 
-    let text = compare::output::report::render_text(&results);
+    let text = render_text(&results, Detail::Brief);
     let section = text
         .split("\n\n")
         .find(|s| s.starts_with("synthetic · 8 checkers"))
         .unwrap();
-    assert!(
-        section.lines().next().unwrap().contains("UNRELIABLE"),
-        "{section}"
-    );
+    let title = section.split("\ncontender").next().unwrap();
+    assert!(title.contains("UNRELIABLE"), "{section}");
     let quiet_section = text
         .split("\n\n")
         .find(|s| s.starts_with("synthetic · 1 checker "))
@@ -303,7 +398,7 @@ fn a_run_far_from_its_rows_median_is_listed_with_its_covariates() {
 #[test]
 fn the_fault_probe_and_the_machine_facts_head_every_report() {
     let results = stored();
-    let text = compare::output::report::render_text(&results);
+    let text = render_text(&results, Detail::Brief);
     let markdown = compare::export::markdown::render(&results);
     for report in [&text, &markdown] {
         assert!(report.contains("virtio_balloon bound"), "{report}");
