@@ -15,22 +15,33 @@ fn args(list: &[&str]) -> Vec<OsString> {
 
 #[test]
 fn a_child_takes_its_workload_out_of_its_arguments() {
-    let (kind, rest) = split_workload(args(&["child", "--workload", "tsc", "--corpus", "trpc"])).unwrap();
+    let (kind, rest) =
+        split_workload(args(&["child", "--workload", "tsc", "--corpus", "trpc"])).unwrap();
     assert_eq!(kind, WorkloadKind::Tsc);
     assert_eq!(rest, args(&["child", "--corpus", "trpc"]));
     let (kind, rest) = split_workload(args(&["child", "--workload=checker", "--json"])).unwrap();
     assert_eq!(kind, WorkloadKind::Checker);
     assert_eq!(rest, args(&["child", "--json"]));
     let (kind, _) = split_workload(args(&["child", "--corpus", "trpc"])).unwrap();
-    assert_eq!(kind, WorkloadKind::Checker, "the checker without --workload");
+    assert_eq!(
+        kind,
+        WorkloadKind::Checker,
+        "the checker without --workload"
+    );
 }
 
 #[test]
 fn a_child_refuses_an_unknown_or_contradictory_workload() {
     let unknown = split_workload(args(&["child", "--workload", "v8"])).unwrap_err();
     assert!(unknown.contains("unknown workload `v8`"), "{unknown}");
-    let twice = split_workload(args(&["child", "--workload", "tsc", "--workload", "checker"]))
-        .unwrap_err();
+    let twice = split_workload(args(&[
+        "child",
+        "--workload",
+        "tsc",
+        "--workload",
+        "checker",
+    ]))
+    .unwrap_err();
     assert!(twice.contains("twice"), "{twice}");
     let missing = split_workload(args(&["child", "--workload"])).unwrap_err();
     assert!(missing.contains("needs a value"), "{missing}");
@@ -69,8 +80,22 @@ fn tsc_reporting_children() -> tempfile::TempDir {
 
 fn compare(dir: &Path, children: &Path, extra: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_compare"))
-        .args(["--contenders", "mimalloc", "--baseline", "mimalloc", "--no-control"])
-        .args(["--checkers", "1", "--runs", "1", "--warmup", "0", "--no-calibration"])
+        .args([
+            "--contenders",
+            "mimalloc",
+            "--baseline",
+            "mimalloc",
+            "--no-control",
+        ])
+        .args([
+            "--checkers",
+            "1",
+            "--runs",
+            "1",
+            "--warmup",
+            "0",
+            "--no-calibration",
+        ])
         .arg("--children")
         .arg(children)
         .args(extra)
@@ -86,7 +111,11 @@ fn a_child_that_ran_another_workload_fails_its_run_and_the_plan_keeps_its_worklo
     let dir = tempfile::tempdir().unwrap();
     let children = tsc_reporting_children();
     let json = dir.path().join("results.json");
-    let out = compare(dir.path(), children.path(), &["--json", json.to_str().unwrap()]);
+    let out = compare(
+        dir.path(),
+        children.path(),
+        &["--json", json.to_str().unwrap()],
+    );
     assert!(!out.status.success(), "no run was ok");
     let results = Results::load(&json).unwrap();
     assert_eq!(results.settings.workload, WorkloadKind::Checker);
