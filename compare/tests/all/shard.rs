@@ -105,6 +105,9 @@ fn refused(paths: &[PathBuf]) -> String {
     }
 }
 
+/// A change made to a results file's JSON.
+type Edit = fn(&mut serde_json::Value);
+
 fn edit(path: &Path, change: impl FnOnce(&mut serde_json::Value)) {
     let mut doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -288,13 +291,13 @@ fn a_plan_run_whole_and_as_two_shards_merges_to_the_same_cells_digests_and_run_c
 fn a_merge_refuses_other_builds_plans_workloads_corpus_files_and_names_the_files() {
     let dir = tempfile::tempdir().unwrap();
     let files = run_shards(&six_cells(), 2, dir.path());
-    let copy = |name: &str, change: fn(&mut serde_json::Value)| {
+    let copy = |name: &str, change: Edit| {
         let path = dir.path().join(name);
         std::fs::copy(&files[1], &path).unwrap();
         edit(&path, change);
         vec![files[0].clone(), path]
     };
-    let cases: [(&str, fn(&mut serde_json::Value), &str); 6] = [
+    let cases: [(&str, Edit, &str); 6] = [
         (
             "revision.json",
             |d| d["environment"]["git_revision"] = "0123abc".into(),
