@@ -15,11 +15,11 @@ set -eu
 if [ -n "${HOSTS:-}" ]; then
     # --return brings each shard's results file back here, --cleanup removes it there;
     # -j1: one shard at a time per host, so a shard's wall times are not its neighbour's.
-    parallel -j1 --sshlogin "$HOSTS" --return shard-{}.json --cleanup compare reproduce --shard {}/4 --json shard-{}.json ::: 1 2 3 4
+    parallel -j1 --sshlogin "$HOSTS" --return shard-{}.json --cleanup compare reproduce --shard {}/4 --seed 2026 --json shard-{}.json ::: 1 2 3 4
 else
     # One machine: -j1 runs the shards one after another (shards at once on a machine with
     # fewer cores than their checkers would measure each other).
-    parallel -j1 compare reproduce --shard {}/4 --json shard-{}.json ::: 1 2 3 4
+    parallel -j1 compare reproduce --shard {}/4 --seed 2026 --json shard-{}.json ::: 1 2 3 4
 fi
 
 compare merge shard-1.json shard-2.json shard-3.json shard-4.json --json results.json --markdown RESULTS.md --svg results.svg

@@ -694,6 +694,10 @@ fn apply_shard(results: &mut Results, schedule: &ScheduleArgs) -> Result<()> {
         (None, Some(asked), Some(path)) => bail!(
             "cannot resume {path} as shard {asked}: it holds a whole plan (written without              --shard); resume it without --shard"
         ),
+        (None, Some(_), None) if schedule.seed.is_none() => bail!(
+            "--shard needs --seed N: every shard draws its cells' round order and layout from \
+             the plan's seed, so all shards of one plan must be given the same one"
+        ),
         (None, Some(asked), None) => {
             results.shard =
                 Some(shard::record(&results.settings, asked).map_err(anyhow::Error::msg)?);

@@ -616,6 +616,17 @@ fn a_dry_run_prints_a_shards_cells_and_runs_nothing() {
         "nothing ran, nothing written"
     );
 
+    let out = Command::new(COMPARE)
+        .args(["--shard", "1/2", "--dry-run"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && stderr.contains("--shard needs --seed"),
+        "{stderr}"
+    );
+
     let out = compare(dir.path(), kids.path(), &["--shard", "4/4"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
