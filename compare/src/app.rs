@@ -24,6 +24,7 @@ use crate::output::table::Detail;
 use crate::output::{progress::Progress, report};
 use crate::reproduce;
 use crate::results::{Results, RoundDefaults, Settings};
+use crate::shard::{self, Shard};
 use crate::workload::WorkloadKind;
 
 /// Exit status after Ctrl-C, as shells report a SIGINT.
@@ -57,6 +58,19 @@ enum Command {
     /// and peak RSS with paired wall and sys ratios, and one figure per corpus of peak RSS
     /// against minor faults.
     Policies(PoliciesArgs),
+    /// Joins the results files of the shards (`--shard K/N`) of one plan into one results
+    /// set and one report; shards from different kinds of machine side by side, one block
+    /// per kind.
+    Merge(MergeArgs),
+}
+
+#[derive(Args, Debug)]
+struct MergeArgs {
+    /// The shards' JSON results files.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    outputs: OutputArgs,
 }
 
 #[derive(Args, Debug)]
@@ -173,6 +187,17 @@ struct ScheduleArgs {
     /// limit). The default is far above any honest run of the five corpora (seconds).
     #[arg(long, value_name = "SECONDS", default_value_t = 3600)]
     timeout: u64,
+    /// Run only the K-th of N shares of the plan's cells (corpus x checker count), K
+    /// counting from 1; `compare merge` joins the shards' results files.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
+    /// Print the cells this process would run (with --shard, its share) and run nothing.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    text.parse()
 }
 
 /// The bake-off's defaults: on a shared 2-core machine (about 1.3 s a synthetic run
@@ -351,6 +376,14 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Merge(args)) => {
+            crate::merge::run(
+                &args.files,
+                &outputs(&args.outputs),
+                args.outputs.terminal.detail(),
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Reproduce(args)) => {
             let (min_runs, max_runs, precision_pct) = args.schedule.rounds(reproduce::ROUNDS);
             let mut settings = reproduce::settings(
@@ -383,8 +416,13 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
                     WorkloadKind::Checker => String::new(),
                     other => format!("-{other}"),
                 };
-                PathBuf::from(format!("docs/{stem}{suffix}.{ext}"))
+                // A shard writes its runs only, each to its own file; the merge reports.
+                let shard = args.schedule.shard.map_or(String::new(), |s| {
+                    format!(".shard-{}-of-{}", s.index, s.count)
+                });
+                PathBuf::from(format!("docs/{stem}{suffix}{shard}.{ext}"))
             };
+            let whole = args.schedule.shard.is_none();
             let json = args
                 .json
                 .clone()
@@ -392,17 +430,17 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
             let markdown = args
                 .markdown
                 .clone()
-                .unwrap_or_else(|| default("RESULTS", "md"));
+                .or_else(|| whole.then(|| default("RESULTS", "md")));
             let svg = args
                 .svg
                 .clone()
-                .unwrap_or_else(|| default("results", "svg"));
+                .or_else(|| whole.then(|| default("results", "svg")));
             let outputs = Outputs::new()
                 .with(Format::Json, Some(&json))
                 .with(Format::Csv, args.csv.as_deref())
-                .with(Format::Markdown, Some(&markdown))
-                .with(Format::Svg, Some(&svg));
-            for path in outputs.paths() {
+                .with(Format::Markdown, markdown.as_deref())
+                .with(Format::Svg, svg.as_deref());
+            for path in outputs.paths().filter(|_| !args.schedule.dry_run) {
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                     std::fs::create_dir_all(dir)
                         .with_context(|| format!("cannot create {}", dir.display()))?;
@@ -492,7 +530,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
 /// target folder when compare runs from its checkout, else in the user's data folder
 /// (`$XDG_DATA_HOME/checkbench`). The folder is created here; failing that is an error
 /// before the first run.
-fn default_json(origin: &Origin) -> Result<PathBuf> {
+fn default_json(origin: &Origin, shard: Option<Shard>) -> Result<PathBuf> {
     let dir = match origin {
         Origin::Checkout { target_dir, .. } => target_dir.join("compare"),
         _ => dirs::data_dir()
@@ -508,7 +546,10 @@ fn default_json(origin: &Origin) -> Result<PathBuf> {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    Ok(dir.join(format!("bakeoff-{now}.json")))
+    let shard = shard.map_or(String::new(), |s| {
+        format!("-shard-{}-of-{}", s.index, s.count)
+    });
+    Ok(dir.join(format!("bakeoff-{now}{shard}.json")))
 }
 
 fn outputs(args: &OutputArgs) -> Outputs {
@@ -557,9 +598,15 @@ fn bakeoff(
         None => Results::new(Environment::capture(), settings),
     };
     results.refresh();
+    apply_shard(&mut results, schedule)?;
+    if schedule.dry_run {
+        print!("{}", shard::dry_run(&results));
+        return Ok(ExitCode::SUCCESS);
+    }
     let origin = Origin::locate(schedule.children.as_deref()).context("in --children")?;
     if outputs.path(Format::Json).is_none() {
-        outputs = outputs.with(Format::Json, Some(&default_json(&origin)?));
+        let shard = results.shard.as_ref().map(|record| record.shard());
+        outputs = outputs.with(Format::Json, Some(&default_json(&origin, shard)?));
     }
     outputs
         .check_writable()
@@ -668,6 +715,35 @@ fn bakeoff(
             Ok(ExitCode::from(EXIT_INTERRUPTED))
         }
     }
+}
+
+/// `--shard K/N`: a new bake-off records its share of the plan; a resumed shard keeps the
+/// share its file records, and a resumed whole plan cannot become a shard.
+fn apply_shard(results: &mut Results, schedule: &ScheduleArgs) -> Result<()> {
+    let resumed = schedule.resume.as_deref().map(Path::display);
+    match (&results.shard, schedule.shard, resumed) {
+        (Some(record), Some(asked), Some(path)) if record.shard() != asked => bail!(
+            "cannot resume {path} as shard {asked}: it is shard {} of its plan",
+            record.shard()
+        ),
+        (Some(record), _, Some(path)) if schedule.extend => bail!(
+            "cannot extend {path}: it is shard {} of its plan, whose cells were dealt from the              recorded plan; extend the plan in a new sharded bake-off",
+            record.shard()
+        ),
+        (None, Some(asked), Some(path)) => bail!(
+            "cannot resume {path} as shard {asked}: it holds a whole plan (written without              --shard); resume it without --shard"
+        ),
+        (None, Some(_), None) if schedule.seed.is_none() => bail!(
+            "--shard needs --seed N: every shard draws its cells' round order and layout from \
+             the plan's seed, so all shards of one plan must be given the same one"
+        ),
+        (None, Some(asked), None) => {
+            results.shard =
+                Some(shard::record(&results.settings, asked).map_err(anyhow::Error::msg)?);
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// Before the first run of a checker bake-off: the child binaries built and checked, and

@@ -15,6 +15,8 @@ use crate::command::CommandSettings;
 use crate::command::proof::CommandProof;
 use crate::contender::{Contender, Definition};
 use crate::environment::Environment;
+use crate::merge::MergedShard;
+use crate::shard::ShardRecord;
 use crate::stats::{self, Metric, Ratio};
 use crate::workload::WorkloadKind;
 
@@ -37,6 +39,13 @@ pub struct Results {
     /// Recomputed from the contenders; absent in files from before there were any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub definitions: Vec<Definition>,
+    /// With `--shard K/N`: which share of the plan (`settings`, always the whole plan) this
+    /// file runs. Absent for a whole bake-off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardRecord>,
+    /// Written by `compare merge`: the shard files these results were joined from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<MergedShard>,
 }
 
 /// What was asked for: the plan a resumed bake-off must continue.
@@ -538,6 +547,8 @@ impl Results {
             cells: Vec::new(),
             calibrations: Vec::new(),
             definitions: Vec::new(),
+            shard: None,
+            merged_from: Vec::new(),
         }
     }
 

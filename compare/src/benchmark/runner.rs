@@ -13,7 +13,7 @@ use crate::benchmark::measure::{self, Exit};
 use crate::benchmark::schedule::{self, Group, Slot};
 use crate::export::{ExportError, Outputs};
 use crate::output::progress::Progress;
-use crate::results::{Results, Run, RunStatus, Settings};
+use crate::results::{Results, Run, RunStatus};
 
 /// How a bake-off ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,20 +39,28 @@ pub struct Runner<'a> {
 /// `min_runs`, then one round at a time while an interval is still too wide (so a cell
 /// stopped on precision can add rounds after these).
 pub fn pending(results: &Results) -> Vec<Slot> {
-    groups(&results.settings)
+    groups(results)
         .into_iter()
         .flat_map(|group| pending_in(results, group))
         .collect()
 }
 
-/// The corpus and checker count pairs of the plan, in the order they are measured.
-fn groups(settings: &Settings) -> Vec<Group> {
+/// The corpus and checker count pairs of the plan, in the order they are measured; of a
+/// shard (`--shard`), only those dealt to it.
+fn groups(results: &Results) -> Vec<Group> {
+    let settings = &results.settings;
     (0..settings.corpora.len())
         .flat_map(|corpus| {
             settings
                 .checkers
                 .iter()
                 .map(move |&checkers| Group { corpus, checkers })
+        })
+        .filter(|group| {
+            results
+                .shard
+                .as_ref()
+                .is_none_or(|shard| shard.holds(&settings.corpora[group.corpus], group.checkers))
         })
         .collect()
 }
@@ -116,7 +124,7 @@ fn pending_in(results: &Results, group: Group) -> Vec<Slot> {
 fn upper_bound(results: &Results) -> usize {
     let settings = &results.settings;
     let entrants = settings.entrants().len();
-    groups(settings)
+    groups(results)
         .into_iter()
         .map(|group| {
             let now = pending_in(results, group).len();

@@ -13,6 +13,7 @@ mod report;
 mod resume;
 mod resume_plan;
 mod schedule;
+mod shard;
 mod slice_service;
 mod statistics;
 mod workload;
