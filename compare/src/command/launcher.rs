@@ -21,7 +21,7 @@ use crate::results::{AllocatorProof, Run, RunStatus};
 pub struct CommandLauncher {
     /// Every contender that runs (a control runs as its baseline), resolved.
     setups: Vec<Setup>,
-    /// The binding probe's proof of each contender that is not a slice policy, by command.
+    /// The binding probe's proof of each contender, by command.
     proofs: Vec<(Contender, String, AllocatorProof)>,
     /// Whether a run's digest is its output's hash.
     digest: bool,
@@ -31,8 +31,7 @@ pub struct CommandLauncher {
 }
 
 /// Resolves every contender, checks every library and command, and runs the binding probe
-/// of each command under each contender that is not a slice policy: **every input is
-/// checked before the first run**. `commands` are those with runs still to make.
+/// of each command under each contender: **every input is checked before the first run**. `commands` are those with runs still to make.
 pub fn prepare(
     origin: &Origin,
     contenders: &[Contender],
@@ -71,11 +70,9 @@ pub fn prepare(
             .context("making a folder for the slice statistics")?,
     };
     let stop = AtomicBool::new(false);
-    let probed: Vec<&Setup> = launcher
-        .setups
-        .iter()
-        .filter(|s| !matches!(s.allocator, Allocator::Slice { .. }))
-        .collect();
+    // Slice contenders too: their statistics lines show that some process was served, the
+    // probe that no program of the command left the preload behind.
+    let probed: Vec<&Setup> = launcher.setups.iter().collect();
     if !probed.is_empty() && !commands.is_empty() {
         eprintln!(
             "proving which malloc each process binds: one unmeasured run of each command under \

@@ -254,25 +254,124 @@ fn a_statically_linked_command_is_refused_before_any_run() {
 }
 
 #[test]
-fn a_slice_run_whose_program_escapes_the_preload_is_a_failed_run_with_the_reason() {
+fn a_slice_run_whose_program_escapes_the_preload_is_never_ok_and_says_which() {
+    never_ok(
+        "slice-hybrid",
+        "slice-hybrid",
+        "exec env -u LD_PRELOAD sort /dev/null",
+        &["(sort)", "LD_PRELOAD"],
+    );
+}
+
+/// The escapes of a program that drops the preload before its exec, in the same pid as a
+/// preloaded program (`exec`), in a forked child (`; true` keeps `sh` from exec'ing it), and
+/// through another shell.
+const ESCAPES: &[&str] = &[
+    "exec env -u LD_PRELOAD sort /dev/null",
+    "env -u LD_PRELOAD sort /dev/null; true",
+    "bash -c \"unset LD_PRELOAD; exec sort /dev/null\"",
+];
+
+/// The slice library as a third-party preload, `preload:slicelib=PATH`, and its name.
+fn slice_as_preload() -> (String, &'static str) {
+    let spec = format!("preload:slicelib={}", library::library().display());
+    (spec, "slicelib")
+}
+
+/// compare under `spec` named `contender` (also the baseline, no control) on `command`, one
+/// round: it fails, no run of it is ok, and its error or a run's status says every one of
+/// `words`.
+fn never_ok(spec: &str, contender: &str, command: &str, words: &[&str]) {
     let (out, dir) = compare(
         &library_dir(),
         &[
             "--command",
-            "exec env -u LD_PRELOAD sort /dev/null",
+            command,
             "--contenders",
-            "slice-hybrid",
+            spec,
             "--baseline",
-            "slice-hybrid",
+            contender,
             "--no-control",
             "--runs",
             "1",
         ],
     );
-    assert!(!out.status.success(), "no run was ok, so compare fails");
+    let mut said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        !out.status.success(),
+        "`{command}` under {contender}: {said}"
+    );
+    assert!(!said.contains("panicked"), "{said}");
+    if dir.path().join("runs.json").exists() {
+        let results = load(&dir);
+        let set = set(&results, contender);
+        assert_eq!(
+            set["ok_runs"], 0,
+            "`{command}` under {contender}: {}",
+            set["runs"]
+        );
+        said += &set["runs"].to_string();
+    }
+    for word in words {
+        assert!(
+            said.contains(word),
+            "`{command}` under {contender}: `{word}` not in {said}"
+        );
+    }
+}
+
+#[test]
+fn a_program_that_drops_the_preload_is_never_ok_under_a_preload_contender() {
+    let (spec, name) = slice_as_preload();
+    for escape in ESCAPES {
+        never_ok(&spec, name, escape, &["(sort)", "libc.so", "LD_PRELOAD"]);
+    }
+}
+
+#[test]
+fn a_program_that_drops_the_preload_is_never_ok_under_a_slice_contender_even_beside_a_served_one() {
+    for escape in ESCAPES {
+        // A sort that is served, so that the run has a statistics line to show.
+        let command = format!("printf 'b\\na\\n' | sort > /dev/null; {escape}");
+        let words = ["(sort)", "libc.so", "LD_PRELOAD"];
+        never_ok("slice-hybrid", "slice-hybrid", &command, &words);
+    }
+}
+
+#[test]
+fn a_program_the_preload_reaches_in_every_image_is_ok_under_a_preload_contender() {
+    let (spec, contender) = slice_as_preload();
+    let (out, dir) = compare(
+        &library_dir(),
+        &[
+            "--command",
+            "printf 'b\\na\\n' | sort; exec env sort /dev/null",
+            "--contenders",
+            &spec,
+            "--baseline",
+            contender,
+            "--no-control",
+            "--runs",
+            "1",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let results = load(&dir);
-    let hybrid = set(&results, "slice-hybrid");
-    assert_eq!(hybrid["ok_runs"], 0);
-    let status = hybrid["runs"][0]["status"].as_str().unwrap();
-    assert!(status.contains("no slice statistics line"), "{status}");
+    let proof = &set(&results, contender)["allocator"];
+    assert_eq!(proof["command"]["method"], "bindings", "{proof}");
+    let executables = proof["command"]["executables"].to_string();
+    for program in ["sh", "env", "sort"] {
+        assert!(executables.contains(program), "{executables}");
+    }
+    assert!(
+        proof["identity"]
+            .as_str()
+            .unwrap()
+            .starts_with("libslice_alloc.so: malloc bound to it in"),
+        "{proof}"
+    );
 }
