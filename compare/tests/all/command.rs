@@ -375,3 +375,48 @@ fn a_program_the_preload_reaches_in_every_image_is_ok_under_a_preload_contender(
         "{proof}"
     );
 }
+
+/// A statistics line of a served process of `exe` under hybrid@8: `small` small requests
+/// served by the slice allocator, `fallen` handed to glibc because its thread had no arena.
+fn stats_line(exe: &str, small: u64, fallen: u64) -> compare::command::proof::StatsLine {
+    use compare::command::proof::{Fallbacks, StatsLine};
+    StatsLine {
+        pid: 7,
+        exe: exe.to_string(),
+        served: true,
+        policy: Some("hybrid@8".to_string()),
+        reservation_bytes: 64 << 30,
+        slice_bytes: 64 << 20,
+        arenas_claimed: 1,
+        small_requests: small,
+        fallbacks: Fallbacks {
+            no_arena: fallen,
+            total: fallen,
+            ..Fallbacks::default()
+        },
+        class_carved_bytes: vec![4096; 32],
+        ..StatsLine::default()
+    }
+}
+
+#[test]
+fn one_process_whose_small_requests_all_went_to_glibc_fails_the_run_beside_a_served_one() {
+    use compare::command::proof::slice_proof;
+    let hybrid = "hybrid".parse().unwrap();
+    // 50 of 100,050 small requests in all (0.05%), but every one of the worker's.
+    let lines = [
+        stats_line("/usr/bin/sort", 100_000, 0),
+        stats_line("/usr/bin/worker", 0, 50),
+    ];
+    let why = slice_proof(hybrid, &lines).unwrap_err();
+    assert!(
+        why.contains("/usr/bin/worker") && why.contains("50 of 50"),
+        "{why}"
+    );
+    // Each process within the share passes.
+    let fine = [
+        stats_line("/usr/bin/sort", 100_000, 0),
+        stats_line("/usr/bin/worker", 10_000, 1),
+    ];
+    assert!(slice_proof(hybrid, &fine).is_ok());
+}
