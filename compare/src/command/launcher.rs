@@ -166,9 +166,10 @@ impl Launcher for CommandLauncher {
             .map(|(_, _, proof)| proof);
         let stats = self.stats_path();
         let expect = match (&setup.allocator, probed) {
-            (Allocator::Slice { policy, .. }, _) => Expect::Slice {
+            (Allocator::Slice { policy, .. }, probe) => Expect::Slice {
                 policy: *policy,
                 stats: &stats,
+                probe,
             },
             (Allocator::Library(_), Some(proof)) => Expect::Library { proof },
             (Allocator::System, Some(proof)) => Expect::System { proof },

@@ -26,9 +26,10 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::benchmark::measure;
+use crate::command::elf::Linking;
 use crate::command::proof::CommandProof;
 use crate::command::setup::Setup;
+use crate::command::tree::{self, Exec, Tree};
 use crate::results::AllocatorProof;
 
 /// One `malloc` binding: the referencing object and the object it was bound to, each with
@@ -212,6 +213,67 @@ fn all_images(dir: &Path) -> std::io::Result<Vec<Image>> {
     Ok(found.into_values().flatten().collect())
 }
 
+/// The dynamic programs of `tree` that ld.so wrote nothing of (matched by pid and `argv[0]`,
+/// ld.so's name of a main program): they ran without the preload, their environment cleared.
+/// An error when they took more than [`MAX_UNSERVED_CPU_SHARE`] of the tree's CPU time or
+/// the largest peak RSS; else each as `EXE (CPU s)`.
+fn unserved(tree: &Tree, images: &[Image], wanted: &str) -> Result<Vec<String>, String> {
+    let mut matched = vec![false; images.len()];
+    let mut missing = Vec::new();
+    for exec in tree.execs.iter().filter(|e| e.linking == Linking::Dynamic) {
+        let found = images.iter().enumerate().position(|(i, image)| {
+            !matched[i] && image.pid == exec.pid.to_string() && image.program == exec.argv0
+        });
+        match found {
+            Some(i) => matched[i] = true,
+            None => missing.push(exec),
+        }
+    }
+    let total: f64 = tree.execs.iter().map(|e| e.cpu_s).sum();
+    let unserved_cpu: f64 = missing.iter().map(|e| e.cpu_s).sum();
+    let served_rss = tree
+        .execs
+        .iter()
+        .filter(|e| !missing.iter().any(|m| std::ptr::eq(*m, *e)))
+        .map(|e| e.max_rss_kib)
+        .max()
+        .unwrap_or(0);
+    let listed = |execs: &[&Exec]| -> Vec<String> {
+        execs
+            .iter()
+            .map(|e| {
+                format!(
+                    "{} ({:.2} s CPU, {} KiB peak)",
+                    e.exe.display(),
+                    e.cpu_s,
+                    e.max_rss_kib
+                )
+            })
+            .collect()
+    };
+    let share = if total > 0.0 {
+        unserved_cpu / total
+    } else {
+        0.0
+    };
+    let largest = missing.iter().find(|e| e.max_rss_kib > served_rss);
+    if share > MAX_UNSERVED_CPU_SHARE || largest.is_some() {
+        return Err(format!(
+            "not served by {wanted}: {} ran without it (ld.so wrote nothing of {}: its \
+             environment was cleared, as `env -i` does) and took {:.0}% of the CPU time{}",
+            listed(&missing).join(", "),
+            if missing.len() == 1 { "it" } else { "them" },
+            100.0 * share,
+            if largest.is_some() {
+                " and the largest peak RSS"
+            } else {
+                ""
+            }
+        ));
+    }
+    Ok(listed(&missing))
+}
+
 /// Whether ld.so's name of an object is `expected` (both resolved), or for glibc any
 /// `libc.so.*`.
 fn is_expected(object: &str, expected: Option<&Path>) -> bool {
@@ -222,9 +284,39 @@ fn is_expected(object: &str, expected: Option<&Path>) -> bool {
     }
 }
 
+/// The largest share of the probe tree's CPU time that programs without the contender's
+/// allocator may take, as [`crate::benchmark::measure::MAX_SMALL_FALLBACK_SHARE`] is for
+/// small requests: 1%.
+pub const MAX_UNSERVED_CPU_SHARE: f64 = 0.01;
+
+/// Why a traced run's end fails the probe: timed out, a signal or a non-zero exit code, with
+/// the last line of its stderr.
+fn failed(tree: &Tree, stderr: &Path) -> Option<String> {
+    if tree.timed_out {
+        return Some("timed out: killed with its process group (--timeout)".to_string());
+    }
+    let status = tree.status;
+    let what = if libc::WIFSIGNALED(status) {
+        format!("killed by signal {}", libc::WTERMSIG(status))
+    } else if libc::WEXITSTATUS(status) != 0 {
+        format!("exit code {}", libc::WEXITSTATUS(status))
+    } else {
+        return None;
+    };
+    let text = std::fs::read_to_string(stderr).unwrap_or_default();
+    Some(match text.lines().map(str::trim).rfind(|l| !l.is_empty()) {
+        Some(line) => format!("{what}: {}", line.chars().take(400).collect::<String>()),
+        None => what,
+    })
+}
+
 /// Runs `command` (`sh -c CMD` in the environment a measured run of `setup` gets) once with
-/// `LD_DEBUG=bindings`, and proves from ld.so's output that every program image of it bound
-/// `malloc` to the contender's allocator.
+/// `LD_DEBUG=bindings` and every process of it traced ([`tree`]), and proves from ld.so's
+/// output that every program image of it bound `malloc` to the contender's allocator, and
+/// from the tree that **every process of the run is accounted for**: no statically linked or
+/// secure-mode program where a preload is needed, and programs that ld.so wrote nothing of
+/// (their environment cleared) took at most [`MAX_UNSERVED_CPU_SHARE`] of the CPU time and
+/// never the largest peak RSS.
 pub fn prove(
     setup: &Setup,
     mut command: Command,
@@ -232,17 +324,41 @@ pub fn prove(
     stop: &AtomicBool,
 ) -> Result<AllocatorProof, String> {
     let dir = tempfile::tempdir().map_err(|e| format!("cannot make a folder for LD_DEBUG: {e}"))?;
+    let stderr = dir.path().join("stderr");
+    let file = std::fs::File::create(&stderr)
+        .map_err(|e| format!("cannot make a file for the command's stderr: {e}"))?;
     command
         .env("LD_DEBUG", "bindings")
         .env("LD_DEBUG_OUTPUT", dir.path().join("ld"));
-    let measured = measure::measure(command, timeout, stop)
+    let tree = tree::trace(command, file, timeout, stop)
         .map_err(|e| format!("cannot start the command: {e}"))?;
-    measure::exit_status(&measured).map_err(|why| format!("the command failed: {why}"))?;
+    if let Some(why) = failed(&tree, &stderr) {
+        return Err(format!("the command failed: {why}"));
+    }
     let images = all_images(dir.path()).map_err(|e| format!("reading ld.so's output: {e}"))?;
     let expected: Option<PathBuf> = setup.library().map(Path::to_path_buf);
     let wanted = expected
         .as_deref()
         .map_or("glibc's libc.so.6".to_string(), |p| p.display().to_string());
+    if expected.is_some() {
+        for exec in &tree.execs {
+            let exe = exec.exe.display();
+            if exec.linking == Linking::Static {
+                return Err(format!(
+                    "process {} ran {exe}, which is statically linked: no LD_PRELOAD reaches \
+                     it, so it would measure the allocator linked into it",
+                    exec.pid
+                ));
+            }
+            if let Some(why) = exec.secure {
+                return Err(format!(
+                    "process {} ran {exe} ({why}), which ld.so runs in secure mode: it ignores \
+                     LD_PRELOAD, so {wanted} would not serve it",
+                    exec.pid
+                ));
+            }
+        }
+    }
     if images.is_empty() {
         return Err(format!(
             "no process of the command bound malloc through ld.so (a statically linked command \
@@ -257,6 +373,11 @@ pub fn prove(
             ));
         }
     }
+    let unserved = if expected.is_some() {
+        unserved(&tree, &images, &wanted)?
+    } else {
+        Vec::new()
+    };
     let mut executables: Vec<String> = Vec::new();
     for image in &images {
         if !executables.contains(&image.program) {
@@ -295,6 +416,7 @@ pub fn prove(
             method: "bindings".to_string(),
             processes: images.len() as u32,
             executables,
+            unserved,
             ..CommandProof::default()
         }),
     })

@@ -34,6 +34,10 @@ pub struct CommandProof {
     pub processes: u32,
     /// Their executables, each once, in order of appearance.
     pub executables: Vec<String>,
+    /// Executables of the probe's process tree that ran without the contender's allocator
+    /// (their environment cleared), each with its CPU time: few enough to leave the run ok.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unserved: Vec<String>,
     /// Slice contenders: requests of 1..=512 bytes, summed over the processes (class blocks
     /// handed out plus those glibc served instead).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -198,6 +202,7 @@ pub fn slice_proof(policy: Policy, lines: &[StatsLine]) -> Result<AllocatorProof
             method: "statistics".to_string(),
             processes: served.len() as u32,
             executables,
+            unserved: Vec::new(),
             small_requests: Some(small_requests),
             class_carved_bytes,
             class_switches: per_class(|l| &l.class_switches),
@@ -207,8 +212,12 @@ pub fn slice_proof(policy: Policy, lines: &[StatsLine]) -> Result<AllocatorProof
 
 /// How a command run's own proof is taken.
 pub enum Expect<'a> {
-    /// A slice run: its statistics lines.
-    Slice { policy: Policy, stats: &'a Path },
+    /// A slice run: its statistics lines, and the probe's programs that ran unserved.
+    Slice {
+        policy: Policy,
+        stats: &'a Path,
+        probe: Option<&'a AllocatorProof>,
+    },
     /// A preloaded library: no "cannot be preloaded"; the probe's proof as identity.
     Library { proof: &'a AllocatorProof },
     /// glibc: the probe's proof as identity.
@@ -226,7 +235,19 @@ pub fn judge(round: usize, measured: &Measurement, digest: bool, expect: Expect<
         run.digest = super::output_digest(&measured.stdout);
     }
     let proof = match expect {
-        Expect::Slice { policy, stats } => read_stats(stats).and_then(|l| slice_proof(policy, &l)),
+        Expect::Slice {
+            policy,
+            stats,
+            probe,
+        } => read_stats(stats)
+            .and_then(|l| slice_proof(policy, &l))
+            .map(|mut proof| {
+                let unserved = probe.and_then(|p| p.command.as_ref()).map(|c| &c.unserved);
+                if let (Some(command), Some(unserved)) = (proof.command.as_mut(), unserved) {
+                    command.unserved.clone_from(unserved);
+                }
+                proof
+            }),
         Expect::Library { proof } => {
             let stderr = String::from_utf8_lossy(&measured.stderr);
             match stderr.lines().find(|l| l.contains(NOT_PRELOADED)) {

@@ -420,3 +420,85 @@ fn one_process_whose_small_requests_all_went_to_glibc_fails_the_run_beside_a_ser
     ];
     assert!(slice_proof(hybrid, &fine).is_ok());
 }
+
+/// Whether process `pid` is gone (or a zombie nobody needs to kill).
+fn gone(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+#[test]
+fn a_timed_out_command_ends_with_its_whole_process_group_though_a_grandchild_holds_stdout() {
+    let scratch = tempfile::tempdir().unwrap();
+    let pidfile = scratch.path().join("grandchild");
+    // The grandchild keeps the command's stdout open for two minutes.
+    let command = format!("sleep 120 & echo $! > {}; wait", pidfile.display());
+    let started = std::time::Instant::now();
+    let (out, _dir) = compare(
+        scratch.path(),
+        &[
+            "--command",
+            &command,
+            "--contenders",
+            "system",
+            "--baseline",
+            "system",
+            "--no-control",
+            "--runs",
+            "1",
+            "--timeout",
+            "2",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("timed out"), "{stderr}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "compare waited {:?} for the grandchild: {stderr}",
+        started.elapsed()
+    );
+    let pid: i32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let mut waited = 0;
+    while !gone(pid) && waited < 50 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        waited += 1;
+    }
+    assert!(gone(pid), "the grandchild {pid} outlived its run");
+    // SAFETY: a plain signal to a process this test's command started, if still there.
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+}
+
+/// A served `sort`, then a worker that runs without the preload: `env -i` clears its whole
+/// environment (LD_DEBUG with it, so ld.so writes nothing of it) and it spins for a while.
+const UNSERVED_WORKER: &str = "printf 'b\\na\\n' | sort > /dev/null; env -i /bin/sh -c 'i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done'";
+
+#[test]
+fn a_process_tree_with_one_unpreloaded_worker_is_never_ok_and_names_it() {
+    let (spec, name) = slice_as_preload();
+    for (spec, name) in [(spec.as_str(), name), ("slice-hybrid", "slice-hybrid")] {
+        never_ok(spec, name, UNSERVED_WORKER, &["dash", "not served"]);
+    }
+}
+
+#[test]
+fn a_statically_linked_program_anywhere_in_the_tree_is_never_ok() {
+    let ldconfig = "/sbin/ldconfig";
+    if compare::command::elf::linking(Path::new(ldconfig)) != compare::command::elf::Linking::Static
+    {
+        return;
+    }
+    let command = format!("printf 'b\\na\\n' | sort > /dev/null; {ldconfig} -p > /dev/null");
+    let (spec, name) = slice_as_preload();
+    for (spec, name) in [(spec.as_str(), name), ("slice-hybrid", "slice-hybrid")] {
+        never_ok(spec, name, &command, &["ldconfig", "statically linked"]);
+    }
+}
