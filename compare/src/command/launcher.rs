@@ -2,7 +2,7 @@
 //! [`super::proof`], and what is checked before its first run ([`prepare`]).
 use std::path::PathBuf;
 use std::process::Command;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
@@ -28,6 +28,9 @@ pub struct CommandLauncher {
     timeout: Option<Duration>,
     /// Holds the statistics file of the run in flight.
     stats_dir: tempfile::TempDir,
+    /// Runs started with a statistics file: each run gets a fresh file, so that a straggler
+    /// of one run could never write into the next.
+    runs: AtomicU64,
 }
 
 /// Resolves every contender, checks every library and command, and runs the binding probe
@@ -68,6 +71,7 @@ pub fn prepare(
             .prefix("compare-command-")
             .tempdir()
             .context("making a folder for the slice statistics")?,
+        runs: AtomicU64::new(0),
     };
     let stop = AtomicBool::new(false);
     // Slice contenders too: their statistics lines show that some process was served, the
@@ -105,7 +109,10 @@ pub fn prepare(
 impl CommandLauncher {
     /// The statistics file of the run in flight (runs are measured one at a time).
     fn stats_path(&self) -> PathBuf {
-        self.stats_dir.path().join("slice-stats.jsonl")
+        let run = self.runs.load(Ordering::SeqCst);
+        self.stats_dir
+            .path()
+            .join(format!("slice-stats-{run}.jsonl"))
     }
 
     fn setup(&self, contender: Contender) -> Option<&Setup> {
@@ -126,10 +133,10 @@ impl CommandLauncher {
             shell.env(key, value);
         }
         if matches!(setup.allocator, Allocator::Slice { .. }) {
-            let stats = self.stats_path();
-            // A file left by an earlier run would prove nothing about this one.
-            let _ = std::fs::remove_file(&stats);
-            shell.env(SLICE_STATS_ENV, &stats);
+            // The earlier run's file goes; this run writes a fresh one.
+            let _ = std::fs::remove_file(self.stats_path());
+            self.runs.fetch_add(1, Ordering::SeqCst);
+            shell.env(SLICE_STATS_ENV, self.stats_path());
         }
         shell
     }

@@ -81,10 +81,10 @@ pub fn secure_mode(exe: &Path) -> Option<&'static str> {
     let meta = std::fs::metadata(exe).ok()?;
     // SAFETY: geteuid and getegid cannot fail.
     let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
-    if meta.mode() & libc::S_ISUID as u32 != 0 && meta.uid() != uid {
+    if meta.mode() & libc::S_ISUID != 0 && meta.uid() != uid {
         return Some("setuid");
     }
-    if meta.mode() & libc::S_ISGID as u32 != 0 && meta.gid() != gid {
+    if meta.mode() & libc::S_ISGID != 0 && meta.gid() != gid {
         return Some("setgid");
     }
     let path = std::ffi::CString::new(exe.as_os_str().as_encoded_bytes()).ok()?;

@@ -502,3 +502,83 @@ fn a_statically_linked_program_anywhere_in_the_tree_is_never_ok() {
         never_ok(spec, name, &command, &["ldconfig", "statically linked"]);
     }
 }
+
+/// `sh -c SCRIPT` measured as a run is, with a time limit, and the pid its background child
+/// wrote to `pidfile` (the script names it `$PIDFILE`).
+fn measure_leaving_a_grandchild(
+    script: &str,
+    timeout: Option<std::time::Duration>,
+) -> (compare::benchmark::measure::Measurement, i32) {
+    let scratch = tempfile::tempdir().unwrap();
+    let pidfile = scratch.path().join("grandchild");
+    let mut command = Command::new("/bin/sh");
+    command.args(["-c", script]).env("PIDFILE", &pidfile);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let measured = compare::benchmark::measure::measure(command, timeout, &stop).unwrap();
+    let pid = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    (measured, pid)
+}
+
+/// Whether `pid` is gone within 5 s.
+fn gone_soon(pid: i32) -> bool {
+    for _ in 0..50 {
+        if gone(pid) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    false
+}
+
+#[test]
+fn a_measured_run_past_its_time_is_killed_with_its_whole_process_group() {
+    let started = std::time::Instant::now();
+    let (measured, pid) = measure_leaving_a_grandchild(
+        "sleep 120 & echo $! > \"$PIDFILE\"; wait",
+        Some(std::time::Duration::from_secs(1)),
+    );
+    assert!(measured.timed_out.is_some());
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "waited {:?} for the grandchild",
+        started.elapsed()
+    );
+    assert!(gone_soon(pid), "the grandchild {pid} outlived its run");
+}
+
+#[test]
+fn a_straggler_holding_stdout_dies_when_its_run_ends_and_the_run_is_ok() {
+    let started = std::time::Instant::now();
+    let (measured, pid) =
+        measure_leaving_a_grandchild("sleep 120 & echo $! > \"$PIDFILE\"; echo done", None);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "waited {:?} for the straggler",
+        started.elapsed()
+    );
+    assert_eq!(measured.stdout, b"done\n");
+    assert!(compare::benchmark::measure::exit_status(&measured).is_ok());
+    assert!(gone_soon(pid), "the straggler {pid} outlived its run");
+}
+
+#[test]
+fn a_process_that_leaves_the_group_and_holds_stdout_fails_the_run_after_the_grace() {
+    let started = std::time::Instant::now();
+    // The parent ends once its child has left the group.
+    let script = "setsid sh -c ': > \"$PIDFILE.left\"; exec sleep 120' & echo $! > \"$PIDFILE\"; \
+                  while [ ! -e \"$PIDFILE.left\" ]; do sleep 0.05; done; echo done";
+    let (measured, pid) = measure_leaving_a_grandchild(script, None);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "waited {:?} for the escaped process",
+        started.elapsed()
+    );
+    let why = compare::benchmark::measure::exit_status(&measured).unwrap_err();
+    assert!(why.contains("process group"), "{why}");
+    // SAFETY: a signal to the sleep this test started (it left every group compare kills).
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+}
