@@ -6,7 +6,7 @@
 //! One `ld.PID` file holds every program that pid ran: an `exec` keeps the pid, and the new
 //! program's ld.so appends to the same file. The file is split into its [`Image`]s at each
 //! exec (an image's ld.so begins by looking up the vDSO's symbols, `binding file
-//! linux-vdso.so.1`, which nothing does later), so that a program exec'd with `LD_PRELOAD`
+//! linux-vdso.so.1`, which no program does once ld.so has transferred control to it), so that a program exec'd with `LD_PRELOAD`
 //! cleared (`exec env -u LD_PRELOAD prog`) is judged on its own bindings.
 //!
 //! **What it proves**: every program image of the command that bound `malloc` (the program's
@@ -119,14 +119,16 @@ fn binding(line: &str) -> Option<(&str, u32, &str, u32, &str)> {
     Some((from, from_ns.parse().ok()?, to, to_ns.parse().ok()?, symbol))
 }
 
-/// The program images of one `ld.PID` file, split at each exec (the vDSO lookups that begin
-/// every image's ld.so); images without a `malloc` binding are left out.
+/// The program images of one `ld.PID` file, split at each exec (the first vDSO lookup after
+/// an image's `transferring control`, which begins the next program's ld.so); images without
+/// a `malloc` binding are left out.
 pub fn images(text: &str) -> Vec<Image> {
     let mut images: Vec<Image> = Vec::new();
     let mut current = Image::default();
+    // The current image has transferred control to its program: its startup is over, so
+    // the next vDSO lookup is the next program's ld.so (within a startup ld.so may look up
+    // the vDSO's symbols more than once).
     let mut named = false;
-    let mut started = false;
-    let mut in_vdso = false;
     let mut finish = |image: &mut Image, named: bool| {
         let mut image = std::mem::take(image);
         if image.bindings.is_empty() {
@@ -148,20 +150,15 @@ pub fn images(text: &str) -> Vec<Image> {
         if let Some(name) = body.strip_prefix("transferring control: ") {
             current.program = name.trim().to_string();
             named = true;
-            in_vdso = false;
-            started = true;
             continue;
         }
         let Some((from, from_namespace, to, to_namespace, symbol)) = binding(body) else {
             continue;
         };
-        let vdso = from.starts_with("linux-vdso.so");
-        if vdso && !in_vdso && started {
+        if named && from.starts_with("linux-vdso.so") {
             finish(&mut current, named);
             named = false;
         }
-        in_vdso = vdso;
-        started = true;
         if symbol == "malloc" {
             current.bindings.push(Binding {
                 from: from.to_string(),
@@ -487,6 +484,26 @@ mod tests {
         assert_eq!(verdicts[..2], [None, None]);
         let why = verdicts[2].as_deref().expect("sort escapes");
         assert!(why.contains(LIBC) && why.contains("LD_PRELOAD"), "{why}");
+    }
+
+    #[test]
+    fn vdso_lookups_within_one_startup_do_not_split_it() {
+        let vdso = "     1:\tbinding file linux-vdso.so.1 [0] to linux-vdso.so.1 [0]: normal symbol `__vdso_time' [LINUX_2.6]\n";
+        // libc's binding, more vDSO lookups (as ld.so makes for sqlite3), then the program's.
+        let first = image("sqlite3", &[(LIBC, JEMALLOC)]);
+        let (startup, transfer) = first.split_once("     1:\t\n").unwrap();
+        let program = image("sqlite3", &[("sqlite3", JEMALLOC)]);
+        let program = program
+            .split_once('\n')
+            .unwrap()
+            .1
+            .split_once("     1:\t\n")
+            .unwrap()
+            .0;
+        let text = format!("{startup}{vdso}{program}     1:\t\n{transfer}");
+        let found = images(&text);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].program, "sqlite3");
     }
 
     #[test]

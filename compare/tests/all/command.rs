@@ -50,7 +50,13 @@ fn set<'a>(results: &'a Value, contender: &str) -> &'a Value {
 /// compare refuses `args` before any run, saying every one of `words`.
 fn refused_saying(args: &[&str], words: &[&str]) {
     let empty = tempfile::tempdir().unwrap();
-    let (out, dir) = compare(empty.path(), args);
+    refused_with_children_saying(empty.path(), args, words);
+}
+
+/// compare with children from `children` refuses `args` before any run, saying every one of
+/// `words`.
+fn refused_with_children_saying(children: &Path, args: &[&str], words: &[&str]) {
+    let (out, dir) = compare(children, args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{args:?} succeeded: {stderr}");
     for word in words {
@@ -581,4 +587,22 @@ fn a_process_that_leaves_the_group_and_holds_stdout_fails_the_run_after_the_grac
     assert!(why.contains("process group"), "{why}");
     // SAFETY: a signal to the sleep this test started (it left every group compare kills).
     unsafe { libc::kill(pid, libc::SIGKILL) };
+}
+
+#[test]
+fn a_command_that_is_not_found_is_refused_before_any_run_under_slice_contenders_alone() {
+    refused_with_children_saying(
+        &library_dir(),
+        &[
+            "--command",
+            "no-such-program-of-checkbench",
+            "--contenders",
+            "slice-hybrid,slice-nohuge",
+        ],
+        &[
+            "no-such-program-of-checkbench",
+            "not found",
+            "before the first run",
+        ],
+    );
 }
