@@ -327,8 +327,9 @@ pub fn prove(
     command
         .env("LD_DEBUG", "bindings")
         .env("LD_DEBUG_OUTPUT", dir.path().join("ld"));
-    let tree = tree::trace(command, file, timeout, stop)
-        .map_err(|e| format!("cannot start the command: {e}"))?;
+    let tree = tree::trace(command, file, timeout, stop).map_err(|e| {
+        format!("cannot start the command traced (ptrace follows its process tree): {e}")
+    })?;
     if let Some(why) = failed(&tree, &stderr) {
         return Err(format!("the command failed: {why}"));
     }
