@@ -13,7 +13,7 @@ use crate::thread::{EXITED, thread};
 extern "C" fn on_load() {
     stats_file::remember_path();
     // SAFETY: registers plain functions of this library, which stays loaded.
-    unsafe { libc::pthread_atfork(Some(before_fork), None, None) };
+    unsafe { libc::pthread_atfork(Some(before_fork), None, Some(in_child)) };
 }
 
 #[used]
@@ -34,6 +34,14 @@ static ON_EXIT: extern "C" fn() = on_exit;
 /// child, whose TLS is a copy of the parent's.
 extern "C" fn before_fork() {
     raw::prepare_fork();
+}
+
+/// The `pthread_atfork` child handler: the child's statistics line counts from here, so that
+/// what the parent did before the fork is reported once, in the parent's own line.
+extern "C" fn in_child() {
+    // SAFETY: a child handler runs in the new child before fork returns, where the calling
+    // thread is the only one.
+    unsafe { stats_file::forked() };
 }
 
 /// The key whose destructor parks a thread's arena.

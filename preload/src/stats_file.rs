@@ -1,6 +1,8 @@
 //! `CHECKBENCH_SLICE_STATS=PATH`: at exit, one JSON object on one line appended to PATH, for
 //! every process that loaded the library and exited through `exit` (forked children and programs
-//! it runs append their own lines).
+//! it runs append their own lines). A forked child's line is marked `"forked":true` and its
+//! counters start from zero at the fork: what its parent did before is in the parent's line
+//! only.
 //!
 //! Written without allocating: the path is copied at load (the program may change its
 //! environment later), the counters are read into a static snapshot, the line is formatted into
@@ -59,6 +61,60 @@ static LINE: Once<Line> = Once::new(Line {
     len: 0,
 });
 
+/// The counters at the fork that made this process, once [`forked`] ran: a forked child
+/// reports the difference.
+struct AtFork {
+    forked: AtomicBool,
+    stats: UnsafeCell<Stats>,
+}
+
+// SAFETY: `stats` is written only by `forked`, in a child where no other thread exists yet, and
+// read only by `write`, at exit, after every such write of this process.
+unsafe impl Sync for AtFork {}
+
+static AT_FORK: AtFork = AtFork {
+    forked: AtomicBool::new(false),
+    stats: UnsafeCell::new(Stats::zeroed(Policy::DEFAULT)),
+};
+
+/// Records the counters at a fork, in the child: its line counts from zero.
+///
+/// # Safety
+/// Called in a child right after `fork`, where the calling thread is the only one.
+pub(crate) unsafe fn forked() {
+    // SAFETY: the only thread, per the caller; `write` reads the snapshot later, in this
+    // thread or one it starts (the store below publishes it).
+    let base = unsafe { &mut *AT_FORK.stats.get() };
+    // Not served yet: the counters are zero, and so stays the base (in_use never reverts, so
+    // a base inherited from an earlier fork was never taken either).
+    slice_alloc::stats_into(base);
+    AT_FORK.forked.store(true, Release);
+}
+
+/// Subtracts the counters at the fork from `stats` (the state, not counters, stays: policy,
+/// reservation, slice size, arenas claimed).
+fn since_fork(stats: &mut Stats, base: &Stats) {
+    for (arena, before) in stats.classes.iter_mut().zip(&base.classes) {
+        for (c, b) in arena.iter_mut().zip(before) {
+            c.allocs = c.allocs.saturating_sub(b.allocs);
+            c.carved_bytes = c.carved_bytes.saturating_sub(b.carved_bytes);
+            c.reuses = c.reuses.saturating_sub(b.reuses);
+            c.remote_frees = c.remote_frees.saturating_sub(b.remote_frees);
+            c.slow_paths = c.slow_paths.saturating_sub(b.slow_paths);
+            c.switches = c.switches.saturating_sub(b.switches);
+        }
+    }
+    let (f, b) = (&mut stats.fallbacks, &base.fallbacks);
+    f.zero_size = f.zero_size.saturating_sub(b.zero_size);
+    f.too_large = f.too_large.saturating_sub(b.too_large);
+    f.over_aligned = f.over_aligned.saturating_sub(b.over_aligned);
+    f.slice_exhausted = f.slice_exhausted.saturating_sub(b.slice_exhausted);
+    f.no_arena = f.no_arena.saturating_sub(b.no_arena);
+    f.no_reservation = f.no_reservation.saturating_sub(b.no_reservation);
+    stats.advice_errors = stats.advice_errors.saturating_sub(base.advice_errors);
+    stats.nursery_bytes = stats.nursery_bytes.saturating_sub(base.nursery_bytes);
+}
+
 /// Copies `CHECKBENCH_SLICE_STATS` into [`PATH`], if set and short enough.
 pub(crate) fn remember_path() {
     // SAFETY: a NUL-terminated name; getenv only reads the environment.
@@ -86,7 +142,12 @@ pub(crate) fn write() {
         return;
     };
     let served = slice_alloc::stats_into(stats);
-    if format(line, stats, served).is_err() {
+    let forked = AT_FORK.forked.load(Acquire);
+    if forked {
+        // SAFETY: written only by `forked`, before the flag was stored (see AtFork).
+        since_fork(stats, unsafe { &*AT_FORK.stats.get() });
+    }
+    if format(line, stats, served, forked).is_err() {
         return;
     }
     line.push(b'\n');
@@ -185,13 +246,13 @@ fn exe(buf: &mut [u8; 1024]) -> &[u8] {
     &buf[..n.max(0) as usize]
 }
 
-fn format(line: &mut Line, stats: &Stats, served: bool) -> fmt::Result {
+fn format(line: &mut Line, stats: &Stats, served: bool, forked: bool) -> fmt::Result {
     let mut exe_buf = [0u8; 1024];
     // SAFETY: getpid and getppid cannot fail.
     let (pid, ppid) = unsafe { (libc::getpid(), libc::getppid()) };
     write!(
         line,
-        "{{\"pid\":{pid},\"ppid\":{ppid},\"exe\":{},\"served\":{served},",
+        "{{\"pid\":{pid},\"ppid\":{ppid},\"exe\":{},\"served\":{served},\"forked\":{forked},",
         JsonBytes(exe(&mut exe_buf))
     )?;
     if served {

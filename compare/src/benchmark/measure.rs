@@ -38,6 +38,9 @@ pub struct Measurement {
     pub stderr: Vec<u8>,
     /// The largest AnonHugePages of the child's samples, in KiB (0 if none was taken).
     pub anon_huge_peak_kib: u64,
+    /// A process that left the child's process group still held its stdout or stderr
+    /// [`READ_GRACE`] after the group was killed: the output read is cut short.
+    pub output_held: bool,
 }
 
 /// The fields of the child's rusage the bake-off uses.
@@ -72,6 +75,9 @@ pub fn steal_seconds() -> Option<f64> {
     (per_second > 0).then(|| ticks as f64 / per_second as f64)
 }
 
+/// How long the output readers may go on once the child's process group is dead: only a
+/// process that left the group (`setsid`) can still hold a pipe then.
+pub const READ_GRACE: Duration = Duration::from_secs(2);
 /// How often the watchdog looks at the stop flag while a child runs.
 const STOP_POLL: Duration = Duration::from_millis(50);
 /// How often the child's AnonHugePages is sampled: as VmHWM is the peak of RSS, the peak
@@ -93,9 +99,12 @@ fn anon_huge_kib(pid: libc::pid_t) -> Option<u64> {
 }
 
 /// Spawns `command` with piped output, reads both pipes to the end and reaps the child
-/// with wait4. A watchdog selects over the child's exit, the time limit and `stop` (set
-/// by Ctrl-C or SIGTERM): past the limit, or once stopped, the child is killed. The child
-/// dies with compare (PR_SET_PDEATHSIG), however compare dies.
+/// with wait4. The child leads its own process group: a watchdog selects over the child's
+/// exit, the time limit and `stop` (set by Ctrl-C or SIGTERM), and past the limit, or once
+/// stopped, the whole group is killed; once the child has exited, what is left of its group
+/// is killed too, so **a run ends when its time is up** and no straggler outlives it. The
+/// readers then get [`READ_GRACE`]. The child dies with compare (PR_SET_PDEATHSIG), however
+/// compare dies.
 pub fn measure(
     mut command: Command,
     timeout: Option<Duration>,
@@ -112,7 +121,9 @@ pub fn measure(
             // A compare started in the background of a shell inherits SIGINT ignored;
             // every child starts with Ctrl-C's default action, so a Ctrl-C stops it.
             libc::signal(libc::SIGINT, libc::SIG_DFL);
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+            if libc::setpgid(0, 0) != 0
+                || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0
+            {
                 return Err(io::Error::last_os_error());
             }
             // The parent may have died between fork and prctl: then nobody waits for us.
@@ -130,14 +141,16 @@ pub fn measure(
     let mut child = command.spawn()?;
     let pid = child.id() as libc::pid_t;
     let reader = |pipe: Option<Box<dyn Read + Send>>| {
+        let (sender, read) = crossbeam_channel::bounded(1);
         std::thread::spawn(move || {
             let mut buf = Vec::new();
             if let Some(mut pipe) = pipe {
                 // A read error leaves what was read; the exit status tells the rest.
                 let _ = pipe.read_to_end(&mut buf);
             }
-            buf
-        })
+            let _ = sender.send(buf);
+        });
+        read
     };
     let stdout_reader = reader(
         child
@@ -153,7 +166,12 @@ pub fn measure(
     );
     let (exited, exit) = crossbeam_channel::bounded(1);
     std::thread::spawn(move || {
-        let _ = exited.send((wait4(pid), start.elapsed()));
+        // Wait for the exit without reaping, so that the group id is still ours to kill:
+        // what is left of the group dies with the run.
+        let _ = exit_of(pid);
+        let wall = start.elapsed();
+        kill(pid);
+        let _ = exited.send((wait4(pid), wall));
     });
     let deadline = timeout.map_or_else(crossbeam_channel::never, crossbeam_channel::after);
     let poll = crossbeam_channel::tick(STOP_POLL);
@@ -176,12 +194,20 @@ pub fn measure(
         }
     };
     let (status, usage) = reaped?;
-    let stdout = stdout_reader.join().unwrap_or_default();
+    let read_by = Instant::now() + READ_GRACE;
+    let mut output_held = false;
+    let mut collect = |reader: crossbeam_channel::Receiver<Vec<u8>>| {
+        reader.recv_deadline(read_by).unwrap_or_else(|_| {
+            output_held = true;
+            Vec::new()
+        })
+    };
+    let stdout = collect(stdout_reader);
     let steal_s = match (steal_before, steal_seconds()) {
         (Some(before), Some(after)) => Some((after - before).max(0.0)),
         _ => None,
     };
-    let stderr = stderr_reader.join().unwrap_or_default();
+    let stderr = collect(stderr_reader);
     let exit = if libc::WIFSIGNALED(status) {
         Exit::Signal(libc::WTERMSIG(status))
     } else {
@@ -197,13 +223,40 @@ pub fn measure(
         stdout,
         stderr,
         anon_huge_peak_kib,
+        output_held,
     })
 }
 
-/// SIGKILL to our own child, not yet reaped (the wait thread holds it until it is).
+/// SIGKILL to the process group our child leads, while the child is not yet reaped (the
+/// wait thread holds it until it is).
 fn kill(pid: libc::pid_t) {
-    // SAFETY: `pid` is our unreaped child, so the id cannot have been reused.
-    unsafe { libc::kill(pid, libc::SIGKILL) };
+    // SAFETY: `pid` is our unreaped child and leads its group, so the group id cannot have
+    // been reused.
+    unsafe { libc::kill(-pid, libc::SIGKILL) };
+}
+
+/// Waits until `pid` has exited, leaving it unreaped, retrying when a signal interrupts.
+fn exit_of(pid: libc::pid_t) -> io::Result<()> {
+    loop {
+        // SAFETY: siginfo_t is plain old data; all-zero bytes are a valid value.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        // SAFETY: info is writable for the call; `pid` is our own child.
+        let waited = unsafe {
+            libc::waitid(
+                libc::P_PID,
+                pid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOWAIT,
+            )
+        };
+        if waited == 0 {
+            return Ok(());
+        }
+        let error = io::Error::last_os_error();
+        if error.kind() != io::ErrorKind::Interrupted {
+            return Err(error);
+        }
+    }
 }
 
 /// Reaps `pid`, retrying when a signal interrupts the wait.
@@ -275,6 +328,13 @@ pub fn exit_status(measured: &Measurement) -> Result<(), String> {
         return Err(format!(
             "timed out: killed after {} s (--timeout)",
             limit.as_secs_f64()
+        ));
+    }
+    if measured.output_held {
+        return Err(format!(
+            "a process that left the run's process group still held its output {} s after \
+             the run ended: its output is cut short",
+            READ_GRACE.as_secs()
         ));
     }
     let stderr = reason_line(&measured.stderr);

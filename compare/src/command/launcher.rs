@@ -2,7 +2,7 @@
 //! [`super::proof`], and what is checked before its first run ([`prepare`]).
 use std::path::PathBuf;
 use std::process::Command;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
@@ -21,18 +21,20 @@ use crate::results::{AllocatorProof, Run, RunStatus};
 pub struct CommandLauncher {
     /// Every contender that runs (a control runs as its baseline), resolved.
     setups: Vec<Setup>,
-    /// The binding probe's proof of each contender that is not a slice policy, by command.
+    /// The binding probe's proof of each contender, by command.
     proofs: Vec<(Contender, String, AllocatorProof)>,
     /// Whether a run's digest is its output's hash.
     digest: bool,
     timeout: Option<Duration>,
     /// Holds the statistics file of the run in flight.
     stats_dir: tempfile::TempDir,
+    /// Runs started with a statistics file: each run gets a fresh file, so that a straggler
+    /// of one run could never write into the next.
+    runs: AtomicU64,
 }
 
 /// Resolves every contender, checks every library and command, and runs the binding probe
-/// of each command under each contender that is not a slice policy: **every input is
-/// checked before the first run**. `commands` are those with runs still to make.
+/// of each command under each contender: **every input is checked before the first run**. `commands` are those with runs still to make.
 pub fn prepare(
     origin: &Origin,
     contenders: &[Contender],
@@ -69,13 +71,12 @@ pub fn prepare(
             .prefix("compare-command-")
             .tempdir()
             .context("making a folder for the slice statistics")?,
+        runs: AtomicU64::new(0),
     };
     let stop = AtomicBool::new(false);
-    let probed: Vec<&Setup> = launcher
-        .setups
-        .iter()
-        .filter(|s| !matches!(s.allocator, Allocator::Slice { .. }))
-        .collect();
+    // Slice contenders too: their statistics lines show that some process was served, the
+    // probe that no program of the command left the preload behind.
+    let probed: Vec<&Setup> = launcher.setups.iter().collect();
     if !probed.is_empty() && !commands.is_empty() {
         eprintln!(
             "proving which malloc each process binds: one unmeasured run of each command under \
@@ -108,7 +109,10 @@ pub fn prepare(
 impl CommandLauncher {
     /// The statistics file of the run in flight (runs are measured one at a time).
     fn stats_path(&self) -> PathBuf {
-        self.stats_dir.path().join("slice-stats.jsonl")
+        let run = self.runs.load(Ordering::SeqCst);
+        self.stats_dir
+            .path()
+            .join(format!("slice-stats-{run}.jsonl"))
     }
 
     fn setup(&self, contender: Contender) -> Option<&Setup> {
@@ -129,10 +133,10 @@ impl CommandLauncher {
             shell.env(key, value);
         }
         if matches!(setup.allocator, Allocator::Slice { .. }) {
-            let stats = self.stats_path();
-            // A file left by an earlier run would prove nothing about this one.
-            let _ = std::fs::remove_file(&stats);
-            shell.env(SLICE_STATS_ENV, &stats);
+            // The earlier run's file goes; this run writes a fresh one.
+            let _ = std::fs::remove_file(self.stats_path());
+            self.runs.fetch_add(1, Ordering::SeqCst);
+            shell.env(SLICE_STATS_ENV, self.stats_path());
         }
         shell
     }
@@ -169,9 +173,10 @@ impl Launcher for CommandLauncher {
             .map(|(_, _, proof)| proof);
         let stats = self.stats_path();
         let expect = match (&setup.allocator, probed) {
-            (Allocator::Slice { policy, .. }, _) => Expect::Slice {
+            (Allocator::Slice { policy, .. }, probe) => Expect::Slice {
                 policy: *policy,
                 stats: &stats,
+                probe,
             },
             (Allocator::Library(_), Some(proof)) => Expect::Library { proof },
             (Allocator::System, Some(proof)) => Expect::System { proof },

@@ -22,6 +22,7 @@ pub mod launcher;
 pub mod probe;
 pub mod proof;
 pub mod setup;
+pub mod tree;
 
 /// The shell every command runs in, as `sh -c CMD`.
 pub const SHELL: &str = "/bin/sh";

@@ -34,6 +34,10 @@ pub struct CommandProof {
     pub processes: u32,
     /// Their executables, each once, in order of appearance.
     pub executables: Vec<String>,
+    /// Executables of the probe's process tree that ran without the contender's allocator
+    /// (their environment cleared), each with its CPU time: few enough to leave the run ok.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unserved: Vec<String>,
     /// Slice contenders: requests of 1..=512 bytes, summed over the processes (class blocks
     /// handed out plus those glibc served instead).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -61,6 +65,8 @@ pub struct StatsLine {
     pub small_requests: u64,
     pub switches: u64,
     pub fallbacks: Fallbacks,
+    /// A forked child's line: its counters start at the fork.
+    pub forked: bool,
     pub class_carved_bytes: Vec<u64>,
     pub class_switches: Vec<u64>,
 }
@@ -72,6 +78,31 @@ pub struct Fallbacks {
     pub no_arena: u64,
     pub no_reservation: u64,
     pub total: u64,
+}
+
+impl StatsLine {
+    /// Small requests (1..=512 bytes) handed to glibc: the slices full, no arena, no
+    /// reservation.
+    pub fn small_fallbacks(&self) -> u64 {
+        let f = &self.fallbacks;
+        f.slice_exhausted + f.no_arena + f.no_reservation
+    }
+
+    /// This process's counters as the checker's slice report, for its service test.
+    fn report(&self, policy: Policy) -> SliceReport {
+        SliceReport {
+            policy: policy.to_string(),
+            reservation_bytes: self.reservation_bytes,
+            slice_bytes: self.slice_bytes,
+            switch_bytes: policy.switch_bytes().unwrap_or(0) as u64,
+            arenas_claimed: self.arenas_claimed,
+            classes: Vec::new(),
+            fallbacks: Default::default(),
+            slices: Vec::new(),
+            small_requests: self.small_requests + self.small_fallbacks(),
+            small_fallbacks: self.small_fallbacks(),
+        }
+    }
 }
 
 /// The statistics lines in `path` (absent file: none).
@@ -120,8 +151,23 @@ pub fn slice_proof(policy: Policy, lines: &[StatsLine]) -> Result<AllocatorProof
         ));
     }
     let sum = |f: fn(&StatsLine) -> u64| served.iter().map(|l| f(l)).sum::<u64>();
-    let small_fallbacks =
-        sum(|l| l.fallbacks.slice_exhausted + l.fallbacks.no_arena + l.fallbacks.no_reservation);
+    if sum(|l| l.small_requests) == 0 {
+        return Err(format!(
+            "the slice allocator served no small request (1..=512 bytes) in {} process{}",
+            served.len(),
+            if served.len() == 1 { "" } else { "es" }
+        ));
+    }
+    // Each process on its own: one whose requests all went to glibc is not hidden by others.
+    for line in &served {
+        let report = line.report(policy);
+        if report.small_requests == 0 {
+            continue;
+        }
+        measure::check_slice_service(Contender::Slice(policy), Some(&report))
+            .map_err(|why| format!("process {} ({}): {why}", line.pid, line.exe))?;
+    }
+    let small_fallbacks = sum(StatsLine::small_fallbacks);
     let small_requests = sum(|l| l.small_requests) + small_fallbacks;
     let per_class = |f: fn(&StatsLine) -> &Vec<u64>| {
         let mut total = vec![0u64; slice_alloc::CLASS_COUNT];
@@ -133,30 +179,8 @@ pub fn slice_proof(policy: Policy, lines: &[StatsLine]) -> Result<AllocatorProof
         total
     };
     let class_carved_bytes = per_class(|l| &l.class_carved_bytes);
-    let report = SliceReport {
-        policy: policy.to_string(),
-        reservation_bytes: served
-            .iter()
-            .map(|l| l.reservation_bytes)
-            .min()
-            .unwrap_or(0),
-        slice_bytes: served.iter().map(|l| l.slice_bytes).min().unwrap_or(0),
-        switch_bytes: policy.switch_bytes().unwrap_or(0) as u64,
-        arenas_claimed: served.iter().map(|l| l.arenas_claimed).sum(),
-        classes: Vec::new(),
-        fallbacks: Default::default(),
-        slices: Vec::new(),
-        small_requests,
-        small_fallbacks,
-    };
-    if sum(|l| l.small_requests) == 0 {
-        return Err(format!(
-            "the slice allocator served no small request (1..=512 bytes) in {} process{}",
-            served.len(),
-            if served.len() == 1 { "" } else { "es" }
-        ));
-    }
-    measure::check_slice_service(Contender::Slice(policy), Some(&report))?;
+    let slice_bytes = served.iter().map(|l| l.slice_bytes).min().unwrap_or(0);
+    let arenas_claimed = served.iter().map(|l| l.arenas_claimed).sum();
     let mut executables: Vec<String> = Vec::new();
     for line in &served {
         if !executables.contains(&line.exe) {
@@ -167,17 +191,18 @@ pub fn slice_proof(policy: Policy, lines: &[StatsLine]) -> Result<AllocatorProof
         name: "slice".to_string(),
         identity: format!("{} {policy}", super::setup::SLICE_LIBRARY),
         policy: Some(policy.to_string()),
-        arenas_claimed: Some(report.arenas_claimed),
+        arenas_claimed: Some(arenas_claimed),
         switches: Some(sum(|l| l.switches)),
         carved_bytes: Some(class_carved_bytes.iter().sum()),
         largest_slice_bytes: None,
         fallbacks: Some(sum(|l| l.fallbacks.total)),
-        slice_bytes: Some(report.slice_bytes),
+        slice_bytes: Some(slice_bytes),
         slices: Vec::new(),
         command: Some(CommandProof {
             method: "statistics".to_string(),
             processes: served.len() as u32,
             executables,
+            unserved: Vec::new(),
             small_requests: Some(small_requests),
             class_carved_bytes,
             class_switches: per_class(|l| &l.class_switches),
@@ -187,8 +212,12 @@ pub fn slice_proof(policy: Policy, lines: &[StatsLine]) -> Result<AllocatorProof
 
 /// How a command run's own proof is taken.
 pub enum Expect<'a> {
-    /// A slice run: its statistics lines.
-    Slice { policy: Policy, stats: &'a Path },
+    /// A slice run: its statistics lines, and the probe's programs that ran unserved.
+    Slice {
+        policy: Policy,
+        stats: &'a Path,
+        probe: Option<&'a AllocatorProof>,
+    },
     /// A preloaded library: no "cannot be preloaded"; the probe's proof as identity.
     Library { proof: &'a AllocatorProof },
     /// glibc: the probe's proof as identity.
@@ -206,7 +235,19 @@ pub fn judge(round: usize, measured: &Measurement, digest: bool, expect: Expect<
         run.digest = super::output_digest(&measured.stdout);
     }
     let proof = match expect {
-        Expect::Slice { policy, stats } => read_stats(stats).and_then(|l| slice_proof(policy, &l)),
+        Expect::Slice {
+            policy,
+            stats,
+            probe,
+        } => read_stats(stats)
+            .and_then(|l| slice_proof(policy, &l))
+            .map(|mut proof| {
+                let unserved = probe.and_then(|p| p.command.as_ref()).map(|c| &c.unserved);
+                if let (Some(command), Some(unserved)) = (proof.command.as_mut(), unserved) {
+                    command.unserved.clone_from(unserved);
+                }
+                proof
+            }),
         Expect::Library { proof } => {
             let stderr = String::from_utf8_lossy(&measured.stderr);
             match stderr.lines().find(|l| l.contains(NOT_PRELOADED)) {

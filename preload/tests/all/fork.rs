@@ -97,3 +97,50 @@ fn a_forked_child_allocates_frees_and_starts_threads_while_the_parent_churns() {
         assert!(number(line_of(&lines, pid), "small_requests") > 0);
     }
 }
+
+#[test]
+fn a_forked_child_s_line_is_marked_forked_and_counts_only_its_own_requests() {
+    if in_child() {
+        // Requests of the parent before the fork: 20,000 small blocks, kept.
+        let kept: Vec<usize> = (0..20_000)
+            // SAFETY: malloc of 32 bytes.
+            .map(|_| unsafe { crate::c::malloc(32) } as usize)
+            .collect();
+        // SAFETY: fork in a single-threaded test child; the child only allocates and exits.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            for _ in 0..100 {
+                // SAFETY: malloc of 48 bytes, freed at once.
+                unsafe { crate::c::free(crate::c::malloc(48)) };
+            }
+            // SAFETY: exit runs the library's exit hook, which writes the child's line.
+            unsafe { libc::exit(0) };
+        }
+        let mut status = 0;
+        // SAFETY: waits for our own child.
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+        for p in kept {
+            // SAFETY: the parent's blocks, freed once.
+            unsafe { crate::c::free(p as *mut libc::c_void) };
+        }
+        return;
+    }
+    let lines = run_preloaded(
+        "fork::a_forked_child_s_line_is_marked_forked_and_counts_only_its_own_requests",
+        "hybrid",
+    );
+    let parent = crate::child_line(&lines);
+    assert_eq!(crate::field(parent, "forked"), "false", "{parent}");
+    assert!(number(parent, "small_requests") >= 20_000, "{parent}");
+    let parent_pid = number(parent, "pid");
+    let child = lines
+        .iter()
+        .find(|l| l.contains(&format!(",\"ppid\":{parent_pid},")))
+        .expect("the forked child's line");
+    assert_eq!(crate::field(child, "forked"), "true", "{child}");
+    let small = number(child, "small_requests");
+    assert!((100..20_000).contains(&small), "{child}");
+    assert_eq!(crate::field(child, "served"), "true", "{child}");
+}
