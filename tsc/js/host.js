@@ -116,6 +116,7 @@ var checkbench = (function () {
       return ROOT + path;
     });
     state = {
+      options: describeOptions(input.roots),
       program: ts.createProgram({ rootNames: rootNames, options: options, host: host }),
       rootNames: rootNames,
       checker: null,
@@ -184,9 +185,11 @@ var checkbench = (function () {
       instantiations: program.getInstantiationCount(),
       relations: relationCount,
       version: ts.version,
+      options: state.options,
     });
   }
 
+  // The options by name, as a tsconfig.json spells them.
   function describeOptions(roots) {
     var options = compilerOptions(roots);
     var named = {};
@@ -198,9 +201,9 @@ var checkbench = (function () {
       else if (k === "jsx") v = ts.JsxEmit[v];
       named[k] = v;
     });
-    return JSON.stringify(named);
+    return named;
   }
 
-  return { program: program, bind: bind, check: check, describeOptions: describeOptions };
+  return { program: program, bind: bind, check: check };
 })();
 if (typeof module !== "undefined" && module.exports) module.exports = checkbench;

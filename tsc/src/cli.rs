@@ -75,7 +75,14 @@ fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
         &outcome.digest,
         &allocator,
     );
-    run.print(&outcome.diagnostics, &report)
+    run.print(&outcome.diagnostics, &report)?;
+    if !run.json {
+        println!(
+            "typescript  {} with {}",
+            outcome.typescript_version, outcome.compiler_options
+        );
+    }
+    Ok(())
 }
 
 /// The cached `lib/typescript.js`, for a reference run that loads the same compiler.

@@ -31,6 +31,8 @@ pub(crate) struct Report {
     pub types: u64,
     pub relations: u64,
     pub version: String,
+    /// The compiler options by name, as a tsconfig.json spells them.
+    pub options: serde_json::Value,
 }
 
 /// One checker's report and phase times, in seconds.

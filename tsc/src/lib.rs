@@ -112,6 +112,8 @@ pub struct Outcome {
     pub digest: String,
     /// `ts.version` as the engine reported it.
     pub typescript_version: String,
+    /// The compiler options the program was built with, as a tsconfig.json spells them.
+    pub compiler_options: serde_json::Value,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -177,6 +179,7 @@ fn merge(input: &Input, shares: Vec<engine::Share>) -> Outcome {
         ..Counts::default()
     };
     let version = first.version.clone();
+    let compiler_options = first.options.clone();
     let mut phases = Phases {
         front_threads: shares.len(),
         ..Phases::default()
@@ -207,6 +210,7 @@ fn merge(input: &Input, shares: Vec<engine::Share>) -> Outcome {
         diagnostics,
         digest,
         typescript_version: version,
+        compiler_options,
     }
 }
 

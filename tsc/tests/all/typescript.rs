@@ -70,6 +70,11 @@ fn a_corpus_gets_typescripts_own_diagnostics_with_its_packages_found_by_name() {
         ]
     );
     assert_eq!(outcome.typescript_version, "6.0.3");
+    let options = &outcome.compiler_options;
+    assert_eq!(options["strict"], true);
+    assert_eq!(options["target"], "ES2022");
+    assert_eq!(options["moduleResolution"], "Bundler");
+    assert_eq!(options["paths"]["@trpc/server/*"][0], "./server/src/*");
     assert_eq!(outcome.counts.diagnostics_by_code.get("TS2322"), Some(&2));
     assert!(
         outcome.counts.symbols > 10_000,
