@@ -33,7 +33,7 @@ pub trait Launcher {
     /// Turns what was observed of one run into the recorded run: by default, a checker
     /// child's, judged by its report ([`measure::judge`]).
     fn judge(&self, request: &Request<'_>, round: usize, measured: &Measurement) -> Run {
-        measure::judge(request.contender, round, measured)
+        measure::judge(request.contender, None, round, measured)
     }
 }
 
@@ -61,12 +61,9 @@ impl Launcher for Binaries {
         self.timeout
     }
 
-    /// A checker child's judgement, and a failed run when the child reports another
-    /// workload than it was asked for.
+    /// A child's judgement, with the workload every child was asked for.
     fn judge(&self, request: &Request<'_>, round: usize, measured: &Measurement) -> Run {
-        let mut run = measure::judge(request.contender, round, measured);
-        measure::check_workload(&mut run, measured, self.workload);
-        run
+        measure::judge(request.contender, Some(self.workload), round, measured)
     }
 
     fn command(&self, request: &Request<'_>) -> Command {

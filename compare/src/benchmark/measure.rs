@@ -350,9 +350,17 @@ pub fn exit_status(measured: &Measurement) -> Result<(), String> {
 }
 
 /// Turns what was observed into a recorded run: the figures, the child's digest and
-/// allocator proof, and `ok` only if the child exited 0, printed a readable report and
-/// proved it ran under the contender's allocator (and, for slice contenders, policy).
-pub fn judge(contender: Contender, round: usize, measured: &Measurement) -> Run {
+/// allocator proof, and `ok` only if the child exited 0, printed a readable report,
+/// proved it ran under the contender's allocator (and, for slice contenders, policy) and,
+/// when the launcher knows the `workload` it asked for, ran that workload (an old child
+/// without `--workload` runs the checker whatever it is asked): **a run that did not
+/// measure what it says is a failed run.**
+pub fn judge(
+    contender: Contender,
+    workload: Option<WorkloadKind>,
+    round: usize,
+    measured: &Measurement,
+) -> Run {
     let mut run = measured_run(round, measured);
     if let Err(why) = exit_status(measured) {
         run.status = RunStatus::Failed(why);
@@ -373,7 +381,8 @@ pub fn judge(contender: Contender, round: usize, measured: &Measurement) -> Run 
         .anon_huge_peak_kib
         .max(report.process.anon_huge_kib);
     let proof = proof(&report);
-    if let Err(why) = check_allocator(contender, &proof)
+    if let Err(why) = check_workload(&report, workload)
+        .and_then(|()| check_allocator(contender, &proof))
         .and_then(|()| check_slice_service(contender, report.allocator.slice.as_ref()))
     {
         run.status = RunStatus::Failed(why);
@@ -392,21 +401,13 @@ pub fn judge(contender: Contender, round: usize, measured: &Measurement) -> Run 
     run
 }
 
-/// Fails `run` if its child reported another workload than `asked` (an old child without
-/// `--workload` runs the checker whatever it is asked): **a run that did not measure what
-/// it says is a failed run.**
-pub fn check_workload(run: &mut Run, measured: &Measurement, asked: WorkloadKind) {
-    if !run.status.is_ok() {
-        return;
-    }
-    let Ok(report) = serde_json::from_slice::<RunReport>(&measured.stdout) else {
-        return;
-    };
-    if report.workload != asked.name() {
-        run.status = RunStatus::Failed(format!(
+fn check_workload(report: &RunReport, asked: Option<WorkloadKind>) -> Result<(), String> {
+    match asked {
+        Some(asked) if report.workload != asked.name() => Err(format!(
             "the child ran the `{}` workload, not `{asked}`",
             report.workload
-        ));
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -40,7 +40,12 @@ fn command(contender: Contender) -> Command {
 fn run(contender: Contender, command: Command) -> Run {
     let stop = AtomicBool::new(false);
     let measured = measure(command, None, &stop).unwrap();
-    judge(contender, 0, &measured)
+    judge(
+        contender,
+        Some(compare::workload::WorkloadKind::Checker),
+        0,
+        &measured,
+    )
 }
 
 fn contender(name: &str) -> Contender {
