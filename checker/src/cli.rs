@@ -98,8 +98,12 @@ pub fn main_from(
     args: impl IntoIterator<Item = std::ffi::OsString>,
     allocator: AllocatorIdentity,
 ) -> ExitCode {
-    let args = Args::parse_from(args);
-    match run(&args, allocator) {
+    exit_code(run(&Args::parse_from(args), allocator))
+}
+
+/// A run's exit status: success, or the error with its causes on stderr and a failure.
+pub fn exit_code(result: Result<()>) -> ExitCode {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use checker::AllocatorIdentity;
-use checker::cli::RunArgs;
+use checker::cli::{self, RunArgs};
 use checker::report::RunReport;
 use clap::Parser;
 
@@ -37,14 +37,7 @@ pub fn main_from(
     args: impl IntoIterator<Item = OsString>,
     allocator: AllocatorIdentity,
 ) -> ExitCode {
-    let args = Args::parse_from(args);
-    match run(&args, allocator) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::FAILURE
-        }
-    }
+    cli::exit_code(run(&Args::parse_from(args), allocator))
 }
 
 fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
