@@ -5,29 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::fake::compare_on_children as compare;
+
 fn children(script: &str) -> tempfile::TempDir {
     crate::fake::mimalloc_children(script)
-}
-
-fn compare(dir: &Path, children: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_compare"));
-    command
-        .args(["--contenders", "mimalloc", "--baseline", "mimalloc"])
-        .args([
-            "--checkers",
-            "1",
-            "--runs",
-            "1",
-            "--warmup",
-            "0",
-            "--no-calibration",
-        ])
-        .arg("--children")
-        .arg(children)
-        .args(args)
-        .current_dir(dir)
-        .env("CHECKBENCH_CACHE", dir.join("cache"));
-    command
 }
 
 fn output(command: &mut Command) -> Output {

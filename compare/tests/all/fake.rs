@@ -211,3 +211,30 @@ pub fn mimalloc_children(script: &str) -> tempfile::TempDir {
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     dir
 }
+
+/// compare on fake `children`, in `dir` with its own corpus cache: mimalloc alone and as the
+/// baseline, 1 checker, 1 round, no warm-up, no fault probe, then `args`.
+pub fn compare_on_children(
+    dir: &std::path::Path,
+    children: &std::path::Path,
+    args: &[&str],
+) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_compare"));
+    command
+        .args(["--contenders", "mimalloc", "--baseline", "mimalloc"])
+        .args([
+            "--checkers",
+            "1",
+            "--runs",
+            "1",
+            "--warmup",
+            "0",
+            "--no-calibration",
+        ])
+        .arg("--children")
+        .arg(children)
+        .args(args)
+        .current_dir(dir)
+        .env("CHECKBENCH_CACHE", dir.join("cache"));
+    command
+}

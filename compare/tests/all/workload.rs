@@ -1,7 +1,7 @@
 //! `--workload`: every child is told what to run, and a run that ran something else fails.
 use std::ffi::OsString;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use compare::benchmark::launcher::{Binaries, Launcher, Request};
 use compare::child::split_workload;
@@ -79,28 +79,7 @@ fn tsc_reporting_children() -> tempfile::TempDir {
 }
 
 fn compare(dir: &Path, children: &Path, extra: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_compare"))
-        .args([
-            "--contenders",
-            "mimalloc",
-            "--baseline",
-            "mimalloc",
-            "--no-control",
-        ])
-        .args([
-            "--checkers",
-            "1",
-            "--runs",
-            "1",
-            "--warmup",
-            "0",
-            "--no-calibration",
-        ])
-        .arg("--children")
-        .arg(children)
-        .args(extra)
-        .current_dir(dir)
-        .env("CHECKBENCH_CACHE", dir.join("cache"))
+    crate::fake::compare_on_children(dir, children, &[&["--no-control"], extra].concat())
         .stdin(Stdio::null())
         .output()
         .unwrap()
