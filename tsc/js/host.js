@@ -36,7 +36,7 @@ var checkbench = (function () {
     return options;
   }
 
-  function makeHost(files, libs, options) {
+  function makeHost(files, libs) {
     var directories = new Set();
     function addDirectories(path) {
       for (var i = path.lastIndexOf("/"); i > 0; i = path.lastIndexOf("/", i - 1)) {
@@ -111,12 +111,12 @@ var checkbench = (function () {
       libs[LIB_DIR + name] = input.libs[name];
     });
     var options = compilerOptions(input.roots);
-    var host = makeHost(files, libs, options);
+    var host = makeHost(files, libs);
     var rootNames = input.rootFiles.map(function (path) {
       return ROOT + path;
     });
     state = {
-      options: describeOptions(input.roots),
+      options: describeOptions(options),
       program: ts.createProgram({ rootNames: rootNames, options: options, host: host }),
       rootNames: rootNames,
       checker: null,
@@ -190,8 +190,7 @@ var checkbench = (function () {
   }
 
   // The options by name, as a tsconfig.json spells them.
-  function describeOptions(roots) {
-    var options = compilerOptions(roots);
+  function describeOptions(options) {
     var named = {};
     Object.keys(options).forEach(function (k) {
       var v = options[k];
