@@ -108,6 +108,24 @@ fn builds_differ(a: &BuildInfo, b: &BuildInfo) -> bool {
     a.revision != b.revision || a.source_digest != b.source_digest
 }
 
+/// Records `value` as shard `i`'s for `key` unless an earlier shard recorded one; returns
+/// that earlier shard and its value when the two `differ`.
+fn disagreeing<V: Clone>(
+    seen: &mut BTreeMap<String, (usize, V)>,
+    i: usize,
+    key: &str,
+    value: &V,
+    differ: impl Fn(&V, &V) -> bool,
+) -> Option<(usize, V)> {
+    match seen.get(key) {
+        Some((j, before)) => differ(before, value).then(|| (*j, before.clone())),
+        None => {
+            seen.insert(key.to_string(), (i, value.clone()));
+            None
+        }
+    }
+}
+
 /// Joins shard files, already loaded, or says why they cannot be joined.
 pub fn merge(shards: Vec<(PathBuf, Results)>) -> Result<Merged> {
     let names: Vec<String> = shards
@@ -151,19 +169,15 @@ pub fn merge(shards: Vec<(PathBuf, Results)>) -> Result<Merged> {
             );
         }
         for (child, info) in &env.children {
-            match children.get(child) {
-                Some((j, before)) if builds_differ(before, info) => bail!(
+            if let Some((j, before)) = disagreeing(&mut children, i, child, info, builds_differ) {
+                bail!(
                     "cannot merge {} and {}: their {child} children were built from different \
                      sources ({}: {before}; {}: {info}); run every shard from one revision",
-                    name(*j),
+                    name(j),
                     name(i),
-                    name(*j),
+                    name(j),
                     name(i),
-                ),
-                Some(_) => {}
-                None => {
-                    children.insert(child.clone(), (i, info.clone()));
-                }
+                );
             }
         }
     }
@@ -202,19 +216,17 @@ pub fn merge(shards: Vec<(PathBuf, Results)>) -> Result<Merged> {
     let mut corpus_digests: BTreeMap<String, (usize, String)> = BTreeMap::new();
     for (i, (_, results)) in shards.iter().enumerate() {
         for (corpus, digest) in &results.settings.corpus_digests {
-            match corpus_digests.get(corpus) {
-                Some((j, before)) if before != digest => bail!(
+            if let Some((j, before)) =
+                disagreeing(&mut corpus_digests, i, corpus, digest, |a, b| a != b)
+            {
+                bail!(
                     "cannot merge {} and {}: corpus `{corpus}` was other files in each ({}: \
                      digest {before}; {}: digest {digest})",
-                    name(*j),
+                    name(j),
                     name(i),
-                    name(*j),
+                    name(j),
                     name(i),
-                ),
-                Some(_) => {}
-                None => {
-                    corpus_digests.insert(corpus.clone(), (i, digest.clone()));
-                }
+                );
             }
         }
     }
