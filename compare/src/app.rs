@@ -1,5 +1,6 @@
-//! The command line: parsing, checking every input before the first run, and wiring the
-//! bake-off to the terminal and the files. Errors here carry context for the user.
+//! The wiring: every input checked before the first run, then the bake-off connected to the
+//! terminal and the files (the grammar is `cli`, resuming `benchmark::resume`). Errors here
+//! carry context for the user.
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -8,327 +9,29 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::parser::ValueSource;
-use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::{ArgMatches, CommandFactory, FromArgMatches};
 
 use crate::benchmark::children::{CHILD_PROFILE, Origin};
 use crate::benchmark::launcher::{Binaries, Launcher};
+use crate::benchmark::resume::{check_resumable, check_rounds, continue_plan};
 use crate::benchmark::runner::{self, Outcome, Runner};
 use crate::benchmark::schedule::Slot;
 use crate::calibrate::Calibration;
 use crate::child::BuildInfo;
-use crate::contender::{self, Contender, DEFAULT_CONTENDERS};
+use crate::cli::{BAKEOFF_ROUNDS, Cli, Command, OutputArgs, ReportArgs, ScheduleArgs};
+use crate::contender::{self, Contender};
 use crate::environment::{self, Environment};
 use crate::export::lock::ResultsLock;
 use crate::export::{Format, Outputs};
 use crate::output::table::Detail;
 use crate::output::{progress::Progress, report};
-use crate::reproduce;
-use crate::results::{Results, RoundDefaults, Settings};
+use crate::results::{Results, Settings};
 use crate::shard::{self, Shard};
+use crate::studies::reproduce;
 use crate::workload::WorkloadKind;
 
 /// Exit status after Ctrl-C, as shells report a SIGINT.
 const EXIT_INTERRUPTED: u8 = 130;
-
-#[derive(Parser, Debug)]
-#[command(
-    name = "compare",
-    version,
-    about = "The allocator bake-off: runs the checker under each contender, measures, reports",
-    args_conflicts_with_subcommands = true
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Option<Command>,
-    #[command(flatten)]
-    bakeoff: BakeoffArgs,
-}
-
-#[derive(Subcommand, Debug)]
-enum Command {
-    /// The publication's matrix: five corpora at 1 and 8 checkers, written as a report
-    /// beside the published figures.
-    Reproduce(ReproduceArgs),
-    /// Renders the table and reports from an existing JSON results file, running nothing.
-    Report(ReportArgs),
-    /// Predicts every slice policy's minor faults and peak RSS from the slice-nohuge carve
-    /// record of a results file, beside what was measured, and the gap to the publication.
-    Model(ModelArgs),
-    /// The policy frontier of a results file: the adaptive target, every contender's faults
-    /// and peak RSS with paired wall and sys ratios, and one figure per corpus of peak RSS
-    /// against minor faults.
-    Policies(PoliciesArgs),
-    /// Joins the results files of the shards (`--shard K/N`) of one plan into one results
-    /// set and one report; shards from different kinds of machine side by side, one block
-    /// per kind.
-    Merge(MergeArgs),
-}
-
-#[derive(Args, Debug)]
-struct MergeArgs {
-    /// The shards' JSON results files.
-    #[arg(required = true, value_name = "FILE")]
-    files: Vec<PathBuf>,
-    #[command(flatten)]
-    outputs: OutputArgs,
-}
-
-#[derive(Args, Debug)]
-struct PoliciesArgs {
-    /// A JSON results file written by compare.
-    #[arg(long, value_name = "FILE")]
-    from: PathBuf,
-    /// Print Markdown tables instead of text.
-    #[arg(long)]
-    markdown: bool,
-    /// Write one figure per corpus here, as policies-<corpus>.svg (the folder must exist).
-    #[arg(long, value_name = "DIR")]
-    svg_dir: Option<PathBuf>,
-}
-
-#[derive(Args, Debug)]
-struct ModelArgs {
-    /// A JSON results file written by compare (with slice-nohuge runs).
-    #[arg(long, value_name = "FILE")]
-    from: PathBuf,
-    /// Print Markdown tables instead of text.
-    #[arg(long)]
-    markdown: bool,
-}
-
-#[derive(Args, Debug)]
-struct BakeoffArgs {
-    /// Corpus names or directories (repeatable, or a comma-separated list).
-    #[arg(long, value_delimiter = ',', default_value = "synthetic")]
-    corpus: Vec<String>,
-    /// Checker thread counts (comma-separated).
-    #[arg(long, value_delimiter = ',', default_value = "1,8", value_parser = clap::value_parser!(u32).range(1..=checker::MAX_CHECKERS as i64))]
-    checkers: Vec<u32>,
-    /// Contenders (comma-separated): built-in names, ALLOCATOR:KEY=VALUE[,KEY=VALUE...],
-    /// preload:NAME=PATH, or names a --contenders-file defines.
-    #[arg(long, default_value = DEFAULT_CONTENDERS)]
-    contenders: String,
-    /// TOML file of named contenders (base allocator, knobs, environment, preload); without
-    /// --contenders, the bake-off runs the file's `contenders` list, or all it defines.
-    #[arg(long, value_name = "FILE")]
-    contenders_file: Option<PathBuf>,
-    /// The contender every other is compared against; added to the contenders if missing.
-    #[arg(long, default_value = "slice-nohuge")]
-    baseline: String,
-    /// What the children run: `checker` (this project's checker) or `tsc` (TypeScript's own
-    /// checker on QuickJS, the publication's kind of heap; fetches typescript@6.0.3).
-    #[arg(long, value_enum, default_value_t = WorkloadKind::Checker, conflicts_with = "commands")]
-    workload: WorkloadKind,
-    /// Measure this shell command (run as `sh -c CMD`; repeatable, each its own cell)
-    /// instead of the checker, every contender by LD_PRELOAD; not with --corpus, --checkers
-    /// or --cache-dir.
-    #[arg(long = "command", id = "commands", value_name = "CMD")]
-    commands: Vec<String>,
-    /// With --command: do not compare the command's standard output between runs (by
-    /// default a run whose output differs from the majority's is a failed run).
-    #[arg(long, requires = "commands")]
-    no_digest: bool,
-    #[command(flatten)]
-    schedule: ScheduleArgs,
-    #[command(flatten)]
-    outputs: OutputArgs,
-}
-
-/// The most rounds one cell may ask for (`--runs`, `--min-runs`, `--max-runs`): at a
-/// second a run that is weeks of runs per contender, past any honest bake-off.
-const MAX_ROUNDS: i64 = 100_000;
-
-#[derive(Args, Debug)]
-struct ScheduleArgs {
-    /// Exactly this many paired rounds per corpus and checker count (each round runs every
-    /// contender once), instead of running until --precision.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_ROUNDS), conflicts_with_all = ["precision", "min_runs", "max_runs"])]
-    runs: Option<u32>,
-    /// Add rounds until every contender's wall interval is at most ± this many percent
-    /// (or --max-runs is reached); the default of the bake-off or of reproduce otherwise.
-    #[arg(long, value_name = "PERCENT", value_parser = parse_precision)]
-    precision: Option<f64>,
-    /// Rounds at least, before the precision is looked at.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(2..=MAX_ROUNDS))]
-    min_runs: u32,
-    /// Rounds at most (the default of the bake-off or of reproduce otherwise).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=MAX_ROUNDS))]
-    max_runs: Option<u32>,
-    /// Warm-up rounds (every contender once) before each corpus and checker count.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=MAX_ROUNDS))]
-    warmup: u32,
-    /// Do not run the baseline a second time per round as the A/A control `<baseline>#2`.
-    #[arg(long)]
-    no_control: bool,
-    /// Seed of the shuffled round order and the layout padding (random by default; the
-    /// seed used is recorded in the JSON).
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Skip the fault cost probe (4 KiB and 2 MiB faults, about 15 s) before the runs.
-    #[arg(long)]
-    no_calibration: bool,
-    /// Continue the bake-off recorded in this JSON file, skipping finished runs; the file
-    /// is kept up to date unless --json names another.
-    #[arg(long, value_name = "FILE")]
-    resume: Option<PathBuf>,
-    /// Corpus cache directory, passed to the children.
-    #[arg(long, value_name = "DIR")]
-    cache_dir: Option<PathBuf>,
-    /// Folder of the child binaries (checkbench-slice, -mimalloc, -jemalloc, -system),
-    /// used as it is. Without it, compare run from a cargo checkout builds them there with
-    /// the release profile; otherwise it looks beside itself.
-    #[arg(long, value_name = "DIR")]
-    children: Option<PathBuf>,
-    /// With --resume: accept a plan that adds to the recorded one (more corpora, checker
-    /// counts, contenders or rounds) instead of refusing any change to it.
-    #[arg(long, requires = "resume")]
-    extend: bool,
-    /// Seconds one run may take before it is killed and recorded as timed out (0: no
-    /// limit). The default is far above any honest run of the five corpora (seconds).
-    #[arg(long, value_name = "SECONDS", default_value_t = 3600)]
-    timeout: u64,
-    /// Run only the K-th of N shares of the plan's cells (corpus x checker count), K
-    /// counting from 1; `compare merge` joins the shards' results files.
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
-    shard: Option<Shard>,
-    /// Print the cells this process would run (with --shard, its share) and run nothing.
-    #[arg(long)]
-    dry_run: bool,
-}
-
-fn parse_shard(text: &str) -> Result<Shard, String> {
-    text.parse()
-}
-
-/// The bake-off's defaults: on a shared 2-core machine (about 1.3 s a synthetic run
-/// while neighbours compile), 16 rounds (and one warm-up) of the six default contenders
-/// and the control at 1 and 8 checkers take about 5 minutes with the fault probe, and
-/// reach about ±6% on wall time at this machine's paired noise (0.12 per round in log
-/// ratio), or ±5% where a cell is quieter, when it stops early.
-pub const BAKEOFF_ROUNDS: RoundDefaults = RoundDefaults {
-    precision_pct: 5.0,
-    max_runs: 16,
-};
-
-impl ScheduleArgs {
-    /// `(min_runs, max_runs, precision_pct)`: fixed rounds with --runs, else rounds from
-    /// --min-runs until --precision or --max-runs. Checked by [`check_rounds`] once a
-    /// resumed plan has been merged in.
-    fn rounds(&self, defaults: RoundDefaults) -> (usize, Option<usize>, Option<f64>) {
-        if let Some(runs) = self.runs {
-            return (runs as usize, None, None);
-        }
-        let min = self.min_runs as usize;
-        let max = self
-            .max_runs
-            .map_or(defaults.max_runs.max(min), |m| m as usize);
-        (
-            min,
-            Some(max),
-            Some(self.precision.unwrap_or(defaults.precision_pct)),
-        )
-    }
-
-    fn seed(&self) -> u64 {
-        self.seed.unwrap_or_else(|| fastrand::u64(..))
-    }
-}
-
-fn parse_precision(text: &str) -> Result<f64, String> {
-    let value: f64 = text
-        .trim_end_matches('%')
-        .parse()
-        .map_err(|_| format!("`{text}` is not a percentage"))?;
-    if value.is_finite() && value > 0.0 {
-        Ok(value)
-    } else {
-        Err(format!(
-            "the precision must be a positive percentage, not {text}"
-        ))
-    }
-}
-
-#[derive(Args, Debug, Default)]
-struct OutputArgs {
-    /// Write every run and the environment as JSON (after every run); a bake-off without
-    /// it keeps them in target/compare/bakeoff-<unix seconds>.json.
-    #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
-    /// Write every run and the medians as CSV (after every run).
-    #[arg(long, value_name = "FILE")]
-    csv: Option<PathBuf>,
-    /// Write the report as Markdown (after every run).
-    #[arg(long, value_name = "FILE")]
-    markdown: Option<PathBuf>,
-    /// Draw median RSS against median wall, and minor faults, as SVG (after every run).
-    #[arg(long, value_name = "FILE")]
-    svg: Option<PathBuf>,
-    #[command(flatten)]
-    terminal: TerminalArgs,
-}
-
-#[derive(Args, Debug, Default)]
-struct TerminalArgs {
-    /// Print every column and table the Markdown report has (CPU and sys time, every
-    /// interval, the absolute medians, huge pages, rounds, the sys time the faults
-    /// predict, the runs that stand out), however wide; by default the report fits 120
-    /// columns.
-    #[arg(long)]
-    wide: bool,
-}
-
-impl TerminalArgs {
-    fn detail(&self) -> Detail {
-        if self.wide {
-            Detail::Wide
-        } else {
-            Detail::Brief
-        }
-    }
-}
-
-#[derive(Args, Debug)]
-struct ReproduceArgs {
-    /// Add the switch point sweep (2, 4, 16 MiB), +populate and +collapse.
-    #[arg(long)]
-    ablations: bool,
-    /// Only these of the five corpora (comma-separated); all by default.
-    #[arg(long, value_delimiter = ',')]
-    corpus: Vec<String>,
-    /// Only these checker counts; 1 and 8 by default.
-    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=checker::MAX_CHECKERS as i64))]
-    checkers: Vec<u32>,
-    /// What the children run: `checker`, or `tsc` (TypeScript's own checker on QuickJS: the
-    /// five corpora at 1 checker, the slice policies and slice-adaptive).
-    #[arg(long, value_enum, default_value_t = WorkloadKind::Checker)]
-    workload: WorkloadKind,
-    #[command(flatten)]
-    schedule: ScheduleArgs,
-    /// Markdown report [default: docs/RESULTS.md, docs/RESULTS-tsc.md for --workload tsc].
-    #[arg(long, value_name = "FILE")]
-    markdown: Option<PathBuf>,
-    /// Chart [default: docs/results.svg, docs/results-tsc.svg].
-    #[arg(long, value_name = "FILE")]
-    svg: Option<PathBuf>,
-    /// Every run, for `--resume` and `compare report` [default: docs/results.json,
-    /// docs/results-tsc.json].
-    #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
-    /// CSV of every run.
-    #[arg(long, value_name = "FILE")]
-    csv: Option<PathBuf>,
-    #[command(flatten)]
-    terminal: TerminalArgs,
-}
-
-#[derive(Args, Debug)]
-struct ReportArgs {
-    /// A JSON results file written by compare.
-    #[arg(long, value_name = "FILE")]
-    from: PathBuf,
-    #[command(flatten)]
-    outputs: OutputArgs,
-}
 
 /// Runs the command line; errors are printed with their causes.
 pub fn main() -> ExitCode {
@@ -351,7 +54,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
         Some(Command::Report(args)) => report(args),
         Some(Command::Model(args)) => {
             let results = Results::load(&args.from)?;
-            let Some(report) = crate::model::report(&results, args.markdown) else {
+            let Some(report) = crate::studies::model::report(&results, args.markdown) else {
                 bail!(
                     "{} has no slice-nohuge run with a carve record (results from before the \
                      carve record was reported, or without slice-nohuge), so there is nothing \
@@ -364,10 +67,13 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
         }
         Some(Command::Policies(args)) => {
             let results = Results::load(&args.from)?;
-            print!("{}", crate::policies::report(&results, args.markdown));
+            print!(
+                "{}",
+                crate::studies::policies::report(&results, args.markdown)
+            );
             if let Some(dir) = args.svg_dir {
                 for corpus in &results.settings.corpora {
-                    let svg = crate::policies::figure(&results, corpus)
+                    let svg = crate::studies::policies::figure(&results, corpus)
                         .map_err(|why| anyhow::anyhow!("cannot draw {corpus}: {why}"))?;
                     let path = dir.join(format!("policies-{corpus}.svg"));
                     crate::export::write_atomically(&path, svg.as_bytes())?;
@@ -727,11 +433,13 @@ fn apply_shard(results: &mut Results, schedule: &ScheduleArgs) -> Result<()> {
             record.shard()
         ),
         (Some(record), _, Some(path)) if schedule.extend => bail!(
-            "cannot extend {path}: it is shard {} of its plan, whose cells were dealt from the              recorded plan; extend the plan in a new sharded bake-off",
+            "cannot extend {path}: it is shard {} of its plan, whose cells were dealt from the \
+             recorded plan; extend the plan in a new sharded bake-off",
             record.shard()
         ),
         (None, Some(asked), Some(path)) => bail!(
-            "cannot resume {path} as shard {asked}: it holds a whole plan (written without              --shard); resume it without --shard"
+            "cannot resume {path} as shard {asked}: it holds a whole plan (written without \
+             --shard); resume it without --shard"
         ),
         (None, Some(_), None) if schedule.seed.is_none() => bail!(
             "--shard needs --seed N: every shard draws its cells' round order and layout from \
@@ -836,7 +544,9 @@ fn record_children(
                 && now.source_digest != before.source_digest
             {
                 bail!(
-                    "cannot resume {}: its runs of {name} were measured by a child built from                      {before}, but this {name} is built from {now}; a resumed bake-off would                      mix two builds (start a new bake-off, or check out revision {})",
+                    "cannot resume {}: its runs of {name} were measured by a child built from \
+                     {before}, but this {name} is built from {now}; a resumed bake-off would \
+                     mix two builds (start a new bake-off, or check out revision {})",
                     path.display(),
                     before.revision
                 );
@@ -847,163 +557,6 @@ fn record_children(
     results.environment.source_digest = BuildInfo::current().source_digest;
     results.environment.children.extend(children);
     Ok(())
-}
-
-/// A resumed bake-off keeps the plan of the file it continues, except where the command
-/// line says otherwise.
-fn continue_plan(settings: &mut Settings, previous: Settings, matches: &ArgMatches) {
-    let defaulted = |id: &str| {
-        matches
-            .value_source(id)
-            .is_none_or(|s| s == ValueSource::DefaultValue)
-    };
-    if defaulted("corpus") && defaulted("commands") {
-        settings.corpora = previous.corpora;
-    }
-    if defaulted("checkers") && settings.command.is_none() {
-        settings.checkers = previous.checkers;
-    }
-    if defaulted("contenders") {
-        settings.contenders = previous.contenders;
-    }
-    if defaulted("baseline") {
-        settings.baseline = previous.baseline;
-    }
-    if !settings.contenders.contains(&settings.baseline) {
-        settings.contenders.insert(0, settings.baseline);
-    }
-    if defaulted("runs") {
-        if defaulted("min_runs") {
-            settings.min_runs = previous.min_runs;
-        }
-        if defaulted("max_runs") {
-            settings.max_runs = previous.max_runs;
-        }
-        if defaulted("precision") {
-            settings.precision_pct = previous.precision_pct;
-        }
-    }
-    if defaulted("no_control") {
-        settings.control = previous.control;
-    }
-    if defaulted("seed") {
-        settings.seed = previous.seed;
-    }
-    if defaulted("warmup") {
-        settings.warmup = previous.warmup;
-    }
-    if defaulted("workload") {
-        settings.workload = previous.workload;
-    }
-}
-
-/// A precision needs a most rounds (the defaults' when a resumed fixed plan gets one), and
-/// the most rounds cannot be below the least.
-fn check_rounds(settings: &mut Settings, defaults: RoundDefaults) -> Result<()> {
-    if settings.precision_pct.is_some() && settings.max_runs.is_none() {
-        settings.max_runs = Some(defaults.max_runs.max(settings.min_runs));
-    }
-    if let Some(max) = settings.max_runs
-        && max < settings.min_runs
-    {
-        bail!("--max-runs {max} is below --min-runs {}", settings.min_runs);
-    }
-    Ok(())
-}
-
-/// A resumed bake-off runs the plan of the file it continues. A command line that asks
-/// for another plan is refused, naming what differs, unless `--extend` is given and the
-/// new plan only adds to the old one (corpora, checker counts, contenders, rounds).
-fn check_resumable(path: &Path, previous: &Settings, asked: &Settings, extend: bool) -> Result<()> {
-    if previous.workload != asked.workload {
-        bail!(
-            "cannot resume {}: its runs measured the `{}` workload, not `{}`; start a new \
-             bake-off with another --json",
-            path.display(),
-            previous.workload,
-            asked.workload
-        );
-    }
-    let mut changes = Vec::new();
-    let mut shrinks = Vec::new();
-    let set = |v: &[String]| v.iter().cloned().collect::<std::collections::BTreeSet<_>>();
-    let names = |v: &[Contender]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>();
-    let nums = |v: &[usize]| v.iter().map(|n| n.to_string()).collect::<Vec<_>>();
-    for (what, before, now) in [
-        ("corpora", set(&previous.corpora), set(&asked.corpora)),
-        (
-            "checker counts",
-            set(&nums(&previous.checkers)),
-            set(&nums(&asked.checkers)),
-        ),
-        (
-            "contenders",
-            set(&names(&previous.contenders)),
-            set(&names(&asked.contenders)),
-        ),
-    ] {
-        if before != now {
-            let added: Vec<_> = now.difference(&before).cloned().collect();
-            let dropped: Vec<_> = before.difference(&now).cloned().collect();
-            if !dropped.is_empty() {
-                shrinks.push(format!("{what} {} dropped", dropped.join(",")));
-            }
-            if !added.is_empty() {
-                changes.push(format!("{what} {} added", added.join(",")));
-            }
-        }
-    }
-    let most = |s: &Settings| s.max_runs.unwrap_or(s.min_runs);
-    let rounds = format!(
-        "rounds {}..={} instead of {}..={}",
-        asked.min_runs,
-        most(asked),
-        previous.min_runs,
-        most(previous)
-    );
-    if asked.min_runs < previous.min_runs || most(asked) < most(previous) {
-        shrinks.push(rounds);
-    } else if asked.min_runs != previous.min_runs || most(asked) != most(previous) {
-        changes.push(rounds);
-    }
-    if asked.precision_pct != previous.precision_pct {
-        changes.push("another --precision".to_string());
-    }
-    for (what, differs) in [
-        ("baseline", asked.baseline != previous.baseline),
-        ("A/A control", asked.control != previous.control),
-        (
-            "workload (command or checker, digest)",
-            asked.command != previous.command,
-        ),
-        ("seed", asked.seed != previous.seed),
-    ] {
-        if differs {
-            shrinks.push(format!("another {what}"));
-        }
-    }
-    if shrinks.is_empty() && (changes.is_empty() || extend) {
-        if !changes.is_empty() {
-            eprintln!(
-                "extending the plan of {}: {}",
-                path.display(),
-                changes.join("; ")
-            );
-        }
-        return Ok(());
-    }
-    let all: Vec<String> = shrinks.iter().chain(&changes).cloned().collect();
-    let hint = if shrinks.is_empty() {
-        "pass --extend to add them to the plan, or resume without these options"
-    } else {
-        "resume without these options to finish the recorded plan, or start a new bake-off \
-         with another --json"
-    };
-    bail!(
-        "cannot resume {}: this command line asks for another plan than the file's ({}); {hint}",
-        path.display(),
-        all.join("; ")
-    )
 }
 
 /// A corpus as the plan records it: a folder as its absolute path, so that resuming from

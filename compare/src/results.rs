@@ -420,7 +420,7 @@ pub struct AllocatorProof {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slice_bytes: Option<u64>,
     /// Slice contenders: the carve record, `[arena, class, bytes carved]` per slice that
-    /// carved any (what [`crate::model`] predicts every policy's faults and RSS from).
+    /// carved any (what [`crate::studies::model`] predicts every policy's faults and RSS from).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub slices: Vec<[u64; 3]>,
     /// Command bake-offs: what the proof of the run showed (see [`crate::command::proof`]).
@@ -588,6 +588,14 @@ impl Results {
         self.results.iter().find(|set| {
             set.corpus == corpus && set.contender == contender && set.checkers == checkers
         })
+    }
+
+    /// The successful runs of one contender on one corpus at one checker count, in the
+    /// order they ran: what every study reads.
+    pub fn ok_runs(&self, corpus: &str, contender: Contender, checkers: usize) -> Vec<&Run> {
+        self.get(corpus, contender, checkers)
+            .map(|set| set.runs.iter().filter(|r| r.status.is_ok()).collect())
+            .unwrap_or_default()
     }
 
     /// Runs already recorded for one contender, corpus and checker count.

@@ -6,5 +6,6 @@ pub mod children;
 pub mod launcher;
 pub mod layout;
 pub mod measure;
+pub mod resume;
 pub mod runner;
 pub mod schedule;

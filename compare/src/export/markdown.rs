@@ -4,8 +4,8 @@ use std::fmt::Write as _;
 
 use super::{ExportError, Exporter};
 use crate::output::table::{self, Detail};
-use crate::reproduce;
 use crate::results::Results;
+use crate::studies::reproduce;
 
 pub struct MarkdownExporter;
 

@@ -121,7 +121,7 @@ fn render(results: &Results) -> Result<String, String> {
     let mut checker_counts: Vec<usize> = results.results.iter().map(|s| s.checkers).collect();
     checker_counts.sort_unstable();
     checker_counts.dedup();
-    let beside = crate::reproduce::beside_figures(results);
+    let beside = crate::studies::reproduce::beside_figures(results);
     let beside_rows = beside
         .iter()
         .map(|b| b.row.as_str())
@@ -165,7 +165,10 @@ const PUBLISHED: RGBColor = RGBColor(214, 39, 40);
 /// One panel per published figure (hybrid wall, RSS, faults; huge wall, RSS): for each
 /// published row our paired ratio with its 95% interval (blue) and the published change
 /// (red), so a reader sees at a glance where we agree with the publication.
-fn beside_publication(area: &Area<'_>, beside: &[crate::reproduce::Beside]) -> Result<(), String> {
+fn beside_publication(
+    area: &Area<'_>,
+    beside: &[crate::studies::reproduce::Beside],
+) -> Result<(), String> {
     let mut rows: Vec<&str> = Vec::new();
     for b in beside {
         if !rows.contains(&b.row.as_str()) {
@@ -193,7 +196,7 @@ fn beside_publication(area: &Area<'_>, beside: &[crate::reproduce::Beside]) -> R
         .enumerate()
     {
         let first = index == 0;
-        let of: Vec<&crate::reproduce::Beside> =
+        let of: Vec<&crate::studies::reproduce::Beside> =
             beside.iter().filter(|b| b.figure == *figure).collect();
         let values = of.iter().flat_map(|b| {
             let ours = b.ours.map(|r| {

@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 
 use crate::output::table::{self, Detail, TERMINAL_COLUMNS, Table};
-use crate::reproduce;
 use crate::results::Results;
+use crate::studies::reproduce;
 
 /// The whole terminal report: the machine facts and fault costs, every section's table,
 /// the runs that stand out, then the failed runs. [`Detail::Brief`] keeps every line

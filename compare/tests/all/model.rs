@@ -1,7 +1,7 @@
 //! The fault and RSS model predicts each slice policy from the nohuge carve record.
 use compare::contender::Contender;
-use compare::model::{self, SMALL_PAGE};
 use compare::results::{AllocatorProof, Figures, Run, RunStatus};
+use compare::studies::model::{self, SMALL_PAGE};
 
 use crate::fake::plan;
 

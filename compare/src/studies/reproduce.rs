@@ -18,10 +18,10 @@ pub const CHECKERS: [usize; 2] = [1, 8];
 /// Switch points the reference swept, in MiB; 8 is plain `slice-hybrid`.
 pub const SWITCH_POINTS_MIB: [u32; 4] = [2, 4, 8, 16];
 
-const COMMIT_FIGURES: &str = include_str!("../data/commit-figures.tsv");
+const COMMIT_FIGURES: &str = include_str!("../../data/commit-figures.tsv");
 /// The real TypeScript checkers on the same corpora (a copy of
 /// `shared/reference/native-checker.tsv`).
-const NATIVE_CHECKER: &str = include_str!("../data/native-checker.tsv");
+const NATIVE_CHECKER: &str = include_str!("../../data/native-checker.tsv");
 
 /// Rounds of `reproduce` when the command line does not say: the six contenders and the
 /// control on ten cells make 40 rounds 55 minutes on a quiet 2-core machine (measured at
@@ -293,22 +293,30 @@ fn rows(results: &Results) -> impl Iterator<Item = (usize, &String)> {
         .flat_map(move |n| results.settings.corpora.iter().map(move |c| (n, c)))
 }
 
+/// The published rows the results measured (hybrid's or all-huge's wall against
+/// slice-nohuge), in the report's row order, each with its checker count and corpus: the one
+/// walk of the publication that the table and the chart share.
+fn published_rows(results: &Results) -> Vec<(usize, &String, Published)> {
+    let published = published();
+    rows(results)
+        .filter_map(|(checkers, corpus)| {
+            let publ = published
+                .iter()
+                .find(|p| p.checkers == checkers && p.corpus == *corpus)?;
+            let wall =
+                |c| results.ratio(corpus, checkers, c, Contender::SLICE_NOHUGE, Metric::Wall);
+            (wall(Contender::SLICE_HYBRID).is_some() || wall(Contender::SLICE_HUGE).is_some())
+                .then(|| (checkers, corpus, publ.clone()))
+        })
+        .collect()
+}
+
 fn beside_publication(results: &Results) -> Option<Table> {
     let nohuge = Contender::SLICE_NOHUGE;
-    let published = published();
     let mut table_rows = Vec::new();
-    for (checkers, corpus) in rows(results) {
-        let Some(publ) = published
-            .iter()
-            .find(|p| p.checkers == checkers && p.corpus == *corpus)
-        else {
-            continue;
-        };
+    for (checkers, corpus, publ) in published_rows(results) {
         let hybrid = |f| results.ratio(corpus, checkers, Contender::SLICE_HYBRID, nohuge, f);
         let huge = |f| results.ratio(corpus, checkers, Contender::SLICE_HUGE, nohuge, f);
-        if hybrid(Metric::Wall).is_none() && huge(Metric::Wall).is_none() {
-            continue;
-        }
         let faults = |c| {
             let set = results.get(corpus, c, checkers)?;
             Some(set.median?.minor_faults)
@@ -371,21 +379,9 @@ pub struct Beside {
 /// The figures of every published row the results hold, in the publication's order.
 pub fn beside_figures(results: &Results) -> Vec<Beside> {
     let nohuge = Contender::SLICE_NOHUGE;
-    let published = published();
     let mut out = Vec::new();
-    for (checkers, corpus) in rows(results) {
-        let Some(publ) = published
-            .iter()
-            .find(|p| p.checkers == checkers && p.corpus == *corpus)
-        else {
-            continue;
-        };
+    for (checkers, corpus, publ) in published_rows(results) {
         let ratio = |c, m| results.ratio(corpus, checkers, c, nohuge, m);
-        if ratio(Contender::SLICE_HYBRID, Metric::Wall).is_none()
-            && ratio(Contender::SLICE_HUGE, Metric::Wall).is_none()
-        {
-            continue;
-        }
         let row = format!("{checkers} · {corpus}");
         let published_faults_pct = (publ.hybrid_faults / publ.nohuge_faults - 1.0) * 100.0;
         for (figure, contender, metric, published_pct) in [

@@ -30,8 +30,9 @@ use slice_alloc::{Policy, ThpPolicy};
 
 use crate::contender::Contender;
 use crate::output::table::{Table, count, signed};
-use crate::reproduce::{Published, published};
 use crate::results::{Results, Run};
+use crate::stats::median;
+use crate::studies::reproduce::{Published, published};
 
 /// A small page.
 pub const SMALL_PAGE: u64 = 4 << 10; // 4 KiB
@@ -181,28 +182,6 @@ impl Prediction {
     }
 }
 
-fn median(mut values: Vec<f64>) -> Option<f64> {
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
-    match n {
-        0 => None,
-        _ if n % 2 == 1 => Some(values[n / 2]),
-        _ => Some((values[n / 2 - 1] + values[n / 2]) / 2.0),
-    }
-}
-
-fn ok_runs<'a>(
-    results: &'a Results,
-    corpus: &str,
-    checkers: usize,
-    contender: Contender,
-) -> Vec<&'a Run> {
-    results
-        .get(corpus, contender, checkers)
-        .map(|set| set.runs.iter().filter(|r| r.status.is_ok()).collect())
-        .unwrap_or_default()
-}
-
 /// Predictions for every slice contender (but nohuge and the ablations) of every cell
 /// whose nohuge runs carry a carve record: each nohuge run predicts, the median of those
 /// predictions is set beside the median of the contender's own runs.
@@ -216,11 +195,11 @@ pub fn predict(results: &Results) -> Vec<Prediction> {
     cells.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
     cells.dedup();
     for (corpus, checkers) in cells {
-        let nohuge: Vec<(&Run, &[[u64; 3]], u64)> =
-            ok_runs(results, &corpus, checkers, Contender::SLICE_NOHUGE)
-                .into_iter()
-                .filter_map(|run| carve_of(run).map(|(slices, bytes)| (run, slices, bytes)))
-                .collect();
+        let nohuge: Vec<(&Run, &[[u64; 3]], u64)> = results
+            .ok_runs(&corpus, Contender::SLICE_NOHUGE, checkers)
+            .into_iter()
+            .filter_map(|run| carve_of(run).map(|(slices, bytes)| (run, slices, bytes)))
+            .collect();
         if nohuge.is_empty() {
             continue;
         }
@@ -247,19 +226,19 @@ pub fn predict(results: &Results) -> Vec<Prediction> {
             if policy.thp == ThpPolicy::NoHuge || !predicts(policy) {
                 continue;
             }
-            let measured = ok_runs(results, &corpus, checkers, set.contender);
+            let measured = results.ok_runs(&corpus, set.contender, checkers);
             let (Some(measured_faults), Some(measured_rss_kib)) = (
                 median(
-                    measured
+                    &measured
                         .iter()
                         .map(|r| r.figures.minor_faults as f64)
-                        .collect(),
+                        .collect::<Vec<_>>(),
                 ),
                 median(
-                    measured
+                    &measured
                         .iter()
                         .map(|r| r.figures.rss_kib() as f64)
-                        .collect(),
+                        .collect::<Vec<_>>(),
                 ),
             ) else {
                 continue;
@@ -279,9 +258,11 @@ pub fn predict(results: &Results) -> Vec<Prediction> {
                 corpus: corpus.clone(),
                 checkers,
                 contender: set.contender,
-                predicted_faults: median(predicted.iter().map(|p| p.0).collect()).unwrap_or(0.0),
+                predicted_faults: median(&predicted.iter().map(|p| p.0).collect::<Vec<_>>())
+                    .unwrap_or(0.0),
                 measured_faults,
-                predicted_rss_kib: median(predicted.iter().map(|p| p.1).collect()).unwrap_or(0.0),
+                predicted_rss_kib: median(&predicted.iter().map(|p| p.1).collect::<Vec<_>>())
+                    .unwrap_or(0.0),
                 measured_rss_kib,
                 from_runs: nohuge.len(),
             });
@@ -370,7 +351,7 @@ pub fn gaps(results: &Results) -> Vec<Gap> {
         ..
     } in published()
     {
-        let runs = ok_runs(results, &corpus, checkers, Contender::SLICE_NOHUGE);
+        let runs = results.ok_runs(&corpus, Contender::SLICE_NOHUGE, checkers);
         let carves: Vec<f64> = runs
             .iter()
             .filter_map(|r| carve_of(r))
@@ -384,8 +365,13 @@ pub fn gaps(results: &Results) -> Vec<Gap> {
             })
             .collect();
         let (Some(ours_past), Some(ours_faults)) = (
-            median(carves),
-            median(runs.iter().map(|r| r.figures.minor_faults as f64).collect()),
+            median(&carves),
+            median(
+                &runs
+                    .iter()
+                    .map(|r| r.figures.minor_faults as f64)
+                    .collect::<Vec<_>>(),
+            ),
         ) else {
             continue;
         };

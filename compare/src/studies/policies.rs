@@ -15,6 +15,7 @@ use plotters::prelude::*;
 use crate::contender::Contender;
 use crate::output::table::{Table, count};
 use crate::results::{Results, Run};
+use crate::stats::median;
 
 /// The adaptive policy's target: at most this share of `slice-hybrid`'s minor faults...
 pub const FAULT_TARGET: f64 = 0.6;
@@ -34,32 +35,25 @@ pub struct Point {
     pub ok_runs: usize,
 }
 
-fn median(mut values: Vec<f64>) -> Option<f64> {
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
-    match n {
-        0 => None,
-        _ if n % 2 == 1 => Some(values[n / 2]),
-        _ => Some((values[n / 2 - 1] + values[n / 2]) / 2.0),
-    }
-}
-
-fn ok_runs<'a>(results: &'a Results, corpus: &str, checkers: usize, c: Contender) -> Vec<&'a Run> {
-    results
-        .get(corpus, c, checkers)
-        .map(|set| set.runs.iter().filter(|r| r.status.is_ok()).collect())
-        .unwrap_or_default()
-}
-
 /// Every contender's point in every cell of `corpus`, in the settings' contender order.
 pub fn points(results: &Results, corpus: &str) -> Vec<Point> {
     let mut out = Vec::new();
     for &checkers in &results.settings.checkers {
         for &contender in &results.settings.contenders {
-            let runs = ok_runs(results, corpus, checkers, contender);
+            let runs = results.ok_runs(corpus, contender, checkers);
             let (Some(minor_faults), Some(rss_kib)) = (
-                median(runs.iter().map(|r| r.figures.minor_faults as f64).collect()),
-                median(runs.iter().map(|r| r.figures.rss_kib() as f64).collect()),
+                median(
+                    &runs
+                        .iter()
+                        .map(|r| r.figures.minor_faults as f64)
+                        .collect::<Vec<_>>(),
+                ),
+                median(
+                    &runs
+                        .iter()
+                        .map(|r| r.figures.rss_kib() as f64)
+                        .collect::<Vec<_>>(),
+                ),
             ) else {
                 continue;
             };
@@ -102,16 +96,16 @@ pub fn paired(contender: &[&Run], baseline: &[&Run], get: fn(&Run) -> f64) -> Op
     let mut medians: Vec<f64> = (0..RESAMPLES)
         .filter_map(|_| {
             median(
-                (0..logs.len())
+                &(0..logs.len())
                     .map(|_| logs[rng.usize(..logs.len())])
-                    .collect(),
+                    .collect::<Vec<_>>(),
             )
         })
         .collect();
     medians.sort_by(f64::total_cmp);
     let at = |p: f64| medians[((p * medians.len() as f64) as usize).min(medians.len() - 1)];
     Some(Paired {
-        ratio: median(logs.clone())?.exp(),
+        ratio: median(&logs)?.exp(),
         low: at(0.025).exp(),
         high: at(0.975).exp(),
         rounds: logs.len(),
@@ -128,7 +122,7 @@ fn paired_cell(p: Option<Paired>) -> String {
 /// baseline.
 pub fn table(results: &Results, corpus: &str, checkers: usize) -> Table {
     let baseline = results.settings.baseline;
-    let base_runs = ok_runs(results, corpus, checkers, baseline);
+    let base_runs = results.ok_runs(corpus, baseline, checkers);
     let cell: Vec<Point> = points(results, corpus)
         .into_iter()
         .filter(|p| p.checkers == checkers)
@@ -151,7 +145,7 @@ pub fn table(results: &Results, corpus: &str, checkers: usize) -> Table {
         rows: cell
             .iter()
             .map(|p| {
-                let runs = ok_runs(results, corpus, checkers, p.contender);
+                let runs = results.ok_runs(corpus, p.contender, checkers);
                 vec![
                     p.contender.to_string(),
                     count(p.minor_faults),
