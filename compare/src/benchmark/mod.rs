@@ -8,3 +8,4 @@ pub mod layout;
 pub mod measure;
 pub mod runner;
 pub mod schedule;
+pub mod vmstat;
