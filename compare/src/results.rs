@@ -20,6 +20,8 @@ use crate::shard::ShardRecord;
 use crate::stats::{self, Metric, Ratio};
 use crate::workload::WorkloadKind;
 
+pub mod kernel;
+
 /// A whole bake-off, as the JSON export writes it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Results {
@@ -188,6 +190,9 @@ pub struct ResultSet {
     /// Ratios to the baseline on the same corpus and checker count.
     #[serde(default)]
     pub versus_baseline: Option<Versus>,
+    /// Huge-page coverage and the kernel's events, medians of the successful runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<kernel::KernelSummary>,
 }
 
 impl ResultSet {
@@ -217,6 +222,13 @@ pub struct Run {
     /// What else happened while it ran; absent in files from before they were recorded.
     #[serde(flatten)]
     pub covariates: Covariates,
+    /// The machine's huge-page and fault events across the run (/proc/vmstat); absent in
+    /// files from before they were recorded and for a run that did not start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<kernel::KernelEvents>,
+    /// The run's RSS and AnonHugePages over time; absent in files from before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<kernel::Timeline>,
 }
 
 /// What the machine did around one run, to explain a run that stands out. None of it
@@ -276,7 +288,7 @@ pub struct Figures<T, N> {
     pub anon_huge_kib: N,
     /// The most anonymous memory in transparent huge pages the child held during the run,
     /// in KiB: the parent's samples of its AnonHugePages (/proc/PID/smaps_rollup, every
-    /// 100 ms) and its own figure at the end. 0 in files from before it was sampled.
+    /// 20 ms) and its own figure at the end. 0 in files from before it was sampled.
     #[serde(default)]
     pub anon_huge_peak_kib: N,
 }
@@ -623,6 +635,7 @@ impl Results {
                     min: None,
                     max: None,
                     versus_baseline: None,
+                    kernel: None,
                 });
                 self.results.len() - 1
             }
@@ -767,6 +780,7 @@ impl Results {
             set.max = Summary::over(&ok, stats::max);
             set.allocator = ok.iter().rev().find_map(|run| run.allocator.clone());
             set.workload = ok.iter().rev().find_map(|run| run.workload);
+            set.kernel = kernel::KernelSummary::over(&ok);
         }
         let baseline = self.settings.baseline;
         let versus: Vec<Option<Versus>> = self

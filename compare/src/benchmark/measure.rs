@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 
 use checker::report::RunReport;
 
+use crate::benchmark::vmstat::Counters;
 use crate::contender::Contender;
+use crate::results::kernel::{KernelEvents, Sample, Timeline};
 use crate::results::{AllocatorProof, Covariates, Figures, Run, RunStatus, Workload};
 use crate::workload::WorkloadKind;
 
@@ -38,6 +40,12 @@ pub struct Measurement {
     pub stderr: Vec<u8>,
     /// The largest AnonHugePages of the child's samples, in KiB (0 if none was taken).
     pub anon_huge_peak_kib: u64,
+    /// The child's RSS and AnonHugePages every [`SAMPLE_INTERVAL`] while it ran; `None`
+    /// when it was not sampled.
+    pub timeline: Option<Timeline>,
+    /// The machine's `/proc/vmstat` counters' growth from just before the spawn to just
+    /// after the reap; `None` where /proc/vmstat cannot be read.
+    pub vmstat: Option<std::collections::BTreeMap<String, u64>>,
     /// A process that left the child's process group still held its stdout or stderr
     /// [`READ_GRACE`] after the group was killed: the output read is cut short.
     pub output_held: bool,
@@ -80,22 +88,27 @@ pub fn steal_seconds() -> Option<f64> {
 pub const READ_GRACE: Duration = Duration::from_secs(2);
 /// How often the watchdog looks at the stop flag while a child runs.
 const STOP_POLL: Duration = Duration::from_millis(50);
-/// How often the child's AnonHugePages is sampled: as VmHWM is the peak of RSS, the peak
-/// of huge pages needs samples, since an allocator may hold them only for a while (glibc
-/// with `hugetlb=1` peaks at 12 MiB on typeorm and holds none at its end).
-const HUGE_SAMPLE: Duration = Duration::from_millis(100);
+/// How often the child's RSS and AnonHugePages are sampled, every contender's alike: as
+/// VmHWM is the peak of RSS, the peak of huge pages needs samples, since an allocator may
+/// hold them only for a while (glibc with `hugetlb=1` peaks at 12 MiB on typeorm and holds
+/// none at its end), and memory over time needs a few dozen points in a run of a second.
+pub const SAMPLE_INTERVAL: Duration = Duration::from_millis(20);
 
-/// AnonHugePages of process `pid` (/proc/PID/smaps_rollup), in KiB.
-fn anon_huge_kib(pid: libc::pid_t) -> Option<u64> {
+/// Rss and AnonHugePages of process `pid` (/proc/PID/smaps_rollup, one read), in KiB;
+/// `None` once it has exited.
+fn rollup_kib(pid: libc::pid_t) -> Option<(u64, u64)> {
     let rollup = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
-    rollup
-        .lines()
-        .find_map(|line| line.strip_prefix("AnonHugePages:"))?
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()
+    let field = |name: &str| -> Option<u64> {
+        rollup
+            .lines()
+            .find_map(|line| line.strip_prefix(name))?
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()
+    };
+    Some((field("Rss:")?, field("AnonHugePages:")?))
 }
 
 /// Spawns `command` with piped output, reads both pipes to the end and reaps the child
@@ -106,9 +119,20 @@ fn anon_huge_kib(pid: libc::pid_t) -> Option<u64> {
 /// readers then get [`READ_GRACE`]. The child dies with compare (PR_SET_PDEATHSIG), however
 /// compare dies.
 pub fn measure(
+    command: Command,
+    timeout: Option<Duration>,
+    stop: &AtomicBool,
+) -> io::Result<Measurement> {
+    measure_sampled(command, timeout, stop, Some(SAMPLE_INTERVAL))
+}
+
+/// As [`measure`], sampling the child's memory every `sample` (never with `None`, which
+/// only measures what the sampling costs: the bake-off samples every child alike).
+pub fn measure_sampled(
     mut command: Command,
     timeout: Option<Duration>,
     stop: &AtomicBool,
+    sample: Option<Duration>,
 ) -> io::Result<Measurement> {
     command
         .stdin(Stdio::null())
@@ -134,6 +158,7 @@ pub fn measure(
         });
     }
     let steal_before = steal_seconds();
+    let vmstat_before = Counters::read();
     let started_unix_s = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0.0, |d| d.as_secs_f64());
@@ -175,8 +200,8 @@ pub fn measure(
     });
     let deadline = timeout.map_or_else(crossbeam_channel::never, crossbeam_channel::after);
     let poll = crossbeam_channel::tick(STOP_POLL);
-    let sample = crossbeam_channel::tick(HUGE_SAMPLE);
-    let mut anon_huge_peak_kib = 0;
+    let ticks = sample.map_or_else(crossbeam_channel::never, crossbeam_channel::tick);
+    let mut samples = Vec::new();
     let mut timed_out = None;
     let (reaped, wall) = loop {
         crossbeam_channel::select! {
@@ -188,11 +213,22 @@ pub fn measure(
             recv(poll) -> _ => if stop.load(Ordering::SeqCst) {
                 kill(pid);
             },
-            recv(sample) -> _ => if let Some(kib) = anon_huge_kib(pid) {
-                anon_huge_peak_kib = anon_huge_peak_kib.max(kib);
+            recv(ticks) -> _ => if let Some((rss_kib, anon_huge_kib)) = rollup_kib(pid) {
+                let t_ms = start.elapsed().as_millis().try_into().unwrap_or(u32::MAX);
+                samples.push(Sample { t_ms, rss_kib, anon_huge_kib });
             }
         }
     };
+    // Read as soon as the child is reaped, before the readers and the rest of the parent's
+    // bookkeeping add faults of their own.
+    let vmstat = vmstat_before
+        .zip(Counters::read())
+        .map(|(before, after)| after.since(&before));
+    let anon_huge_peak_kib = samples.iter().map(|s| s.anon_huge_kib).max().unwrap_or(0);
+    let timeline = sample.map(|interval| Timeline {
+        interval_ms: interval.as_millis().try_into().unwrap_or(u32::MAX),
+        samples,
+    });
     let (status, usage) = reaped?;
     let read_by = Instant::now() + READ_GRACE;
     let mut output_held = false;
@@ -223,6 +259,8 @@ pub fn measure(
         stdout,
         stderr,
         anon_huge_peak_kib,
+        timeline,
+        vmstat,
         output_held,
     })
 }
@@ -318,6 +356,11 @@ pub fn measured_run(round: usize, measured: &Measurement) -> Run {
             steal_s: measured.steal_s,
             env_padding_bytes: 0,
         },
+        kernel: measured.vmstat.clone().map(|deltas| {
+            let own = measured.rusage.minor_faults + measured.rusage.major_faults;
+            KernelEvents::new(deltas, own)
+        }),
+        memory: measured.timeline.clone(),
     }
 }
 

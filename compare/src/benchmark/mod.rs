@@ -9,3 +9,4 @@ pub mod measure;
 pub mod resume;
 pub mod runner;
 pub mod schedule;
+pub mod vmstat;

@@ -229,5 +229,7 @@ fn failed_to_start(round: usize, error: &std::io::Error) -> Run {
         allocator: None,
         workload: None,
         covariates: Default::default(),
+        kernel: None,
+        memory: None,
     }
 }

@@ -1,8 +1,10 @@
 //! CSV: one row per run, then one row per median, for spreadsheets and plotting scripts.
 //! Run rows carry the run's covariates; median rows carry the paired comparison with the
-//! baseline. Every column is named once, in [`COLUMNS`], beside how it is filled.
+//! baseline. Every column is named once, in [`COLUMNS`] and [`kernel_columns`], beside how
+//! it is filled.
 use super::{ExportError, Exporter};
-use crate::results::{Covariates, Figures, ResultSet, Results, Versus};
+use crate::results::kernel::{KernelSummary, VMSTAT_COUNTERS};
+use crate::results::{Covariates, Figures, ResultSet, Results, Run, Versus};
 use crate::stats::{Metric, Ratio};
 
 pub struct CsvExporter;
@@ -18,6 +20,8 @@ struct Line<'a> {
     figures: Figures<f64, f64>,
     /// Run lines only.
     covariates: Option<Covariates>,
+    /// Run lines only.
+    run: Option<&'a Run>,
     /// Median lines only.
     versus: Option<&'a Versus>,
     /// The metrics on which the cell's control got a verdict, `;`-separated.
@@ -126,6 +130,7 @@ impl Exporter for CsvExporter {
                         anon_huge_peak_kib: f.anon_huge_peak_kib as f64,
                     },
                     covariates: Some(run.covariates),
+                    run: Some(run),
                     versus: None,
                     unreliable: String::new(),
                 }
@@ -140,21 +145,81 @@ impl Exporter for CsvExporter {
                 digest: "",
                 figures: set.median?,
                 covariates: None,
+                run: None,
                 versus: set.versus_baseline.as_ref(),
                 unreliable: unreliable(set),
             })
         });
         let mut writer = csv::Writer::from_writer(Vec::new());
-        let header = COLUMNS.iter().map(|(name, _)| *name);
+        let kernel = kernel_columns();
+        let header = COLUMNS
+            .iter()
+            .map(|(name, _)| name.to_string())
+            .chain(kernel.iter().map(|(name, _)| name.clone()));
         writer
             .write_record(header)
             .map_err(|e| error(e.to_string()))?;
         for line in runs.chain(medians) {
-            let record = COLUMNS.iter().map(|(_, value)| value(&line));
+            let record = COLUMNS
+                .iter()
+                .map(|(_, value)| value(&line))
+                .chain(kernel.iter().map(|(_, value)| value(&line)));
             writer
                 .write_record(record)
                 .map_err(|e| error(e.to_string()))?;
         }
         writer.into_inner().map_err(|e| error(e.to_string()))
     }
+}
+
+type KernelColumn = (String, Box<dyn Fn(&Line<'_>) -> String>);
+
+/// A median line's kernel summary.
+fn summary<'a>(line: &Line<'a>) -> Option<&'a KernelSummary> {
+    line.set.kernel.as_ref().filter(|_| line.run.is_none())
+}
+
+/// The huge-page coverage and one column per vmstat counter (`vmstat_thp_fault_alloc`,
+/// ...): a run line's own delta, a median line's median over its attributed runs. After
+/// [`COLUMNS`], so that scripts reading the older columns by position still work.
+fn kernel_columns() -> Vec<KernelColumn> {
+    let mut columns: Vec<KernelColumn> = vec![
+        (
+            "huge_share".to_string(),
+            Box::new(|l| match l.run {
+                Some(run) => opt(run.huge_share()),
+                None => opt(summary(l).and_then(|k| k.huge_share)),
+            }),
+        ),
+        (
+            "huge_pages_per_carved_mib".to_string(),
+            Box::new(|l| match l.run {
+                Some(run) => opt(run.huge_pages_per_carved_mib()),
+                None => opt(summary(l).and_then(|k| k.huge_pages_per_carved_mib)),
+            }),
+        ),
+        (
+            "own_fault_share".to_string(),
+            Box::new(|l| opt(l.run.and_then(|r| r.kernel.as_ref()?.own_fault_share))),
+        ),
+        (
+            "kernel_attributed".to_string(),
+            Box::new(|l| match l.run {
+                Some(run) => opt(run.kernel.as_ref().map(|k| k.attributed)),
+                None => {
+                    opt(summary(l).map(|k| format!("{}/{}", k.attributed_runs, k.recorded_runs)))
+                }
+            }),
+        ),
+    ];
+    for counter in VMSTAT_COUNTERS {
+        columns.push((
+            format!("vmstat_{counter}"),
+            Box::new(move |l| match l.run {
+                Some(run) => opt(run.kernel.as_ref().and_then(|k| k.get(counter))),
+                None => opt(summary(l).and_then(|k| k.events.get(counter).copied())),
+            }),
+        ));
+    }
+    columns
 }

@@ -2,7 +2,10 @@
 //! the sections beside the publication where the results allow them, and the failed runs.
 use std::fmt::Write as _;
 
+use super::memory::Figure;
 use super::{ExportError, Exporter};
+use crate::benchmark::measure::SAMPLE_INTERVAL;
+use crate::output::kernel;
 use crate::output::table::{self, Detail};
 use crate::results::Results;
 use crate::studies::reproduce;
@@ -44,8 +47,13 @@ pub fn plan(settings: &crate::results::Settings) -> String {
     )
 }
 
-/// The Markdown report of `results`.
+/// The Markdown report of `results`, without the memory figures.
 pub fn render(results: &Results) -> String {
+    render_with(results, &[])
+}
+
+/// The Markdown report of `results`, linking the memory `figures` written beside it.
+pub fn render_with(results: &Results, figures: &[Figure]) -> String {
     let env = &results.environment;
     let settings = &results.settings;
     let mut out = String::new();
@@ -106,6 +114,30 @@ pub fn render(results: &Results) -> String {
             section.title,
             section.table.to_markdown()
         );
+    }
+    if let Some(events) = kernel::events_table(results) {
+        let _ = writeln!(
+            out,
+            "## Huge-page coverage and the kernel's events\n\n{}\n\n{}",
+            kernel::EVENTS_NOTE,
+            events.to_markdown()
+        );
+    }
+    if !figures.is_empty() {
+        let _ = writeln!(
+            out,
+            "## Memory over time\n\nEach run's RSS and AnonHugePages, read by the parent from \
+             /proc/PID/smaps_rollup every {} ms while the run ran (every contender alike), \
+             against the time since its spawn: one figure per cell, one line per contender \
+             (its median run by wall time; RSS solid, AnonHugePages dashed, the other runs \
+             faint).\n",
+            SAMPLE_INTERVAL.as_millis()
+        );
+        for figure in figures {
+            let label = settings.cell_label(&figure.corpus, figure.checkers);
+            let file = figure.file.replace(' ', "%20");
+            let _ = writeln!(out, "- [{label}]({file})\n\n  ![{label}]({file})\n");
+        }
     }
     out.push_str(&reproduce::markdown(results));
     if let Some(table) = table::fault_sys_table(results) {

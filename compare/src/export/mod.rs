@@ -12,6 +12,7 @@ pub mod csv;
 pub mod json;
 pub mod lock;
 pub mod markdown;
+pub mod memory;
 pub mod svg;
 
 /// Renders results in one format.
@@ -151,10 +152,22 @@ impl Outputs {
         Ok(())
     }
 
-    /// Renders and writes every target.
+    /// Renders and writes every target; beside a Markdown report, first the memory
+    /// figures it links (see [`memory`]).
     pub fn write_all(&self, results: &Results) -> Result<(), ExportError> {
         for (format, path) in &self.targets {
-            let bytes = format.exporter().render(results)?;
+            let bytes = match format {
+                Format::Markdown => {
+                    let figures = memory::figures(results, path);
+                    for figure in &figures {
+                        let svg = memory::render(results, &figure.corpus, figure.checkers)
+                            .map_err(|why| ExportError::Render { format: "SVG", why })?;
+                        write_atomically(&figure.path, svg.as_bytes())?;
+                    }
+                    markdown::render_with(results, &figures).into_bytes()
+                }
+                _ => format.exporter().render(results)?,
+            };
             write_atomically(path, &bytes)?;
         }
         Ok(())

@@ -102,7 +102,7 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) }
 }
 
-fn colour(index: usize) -> RGBColor {
+pub(crate) fn colour(index: usize) -> RGBColor {
     COLOURS[index % COLOURS.len()]
 }
 

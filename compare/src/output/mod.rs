@@ -1,5 +1,6 @@
 //! What the terminal shows: the progress bar while runs go, the tables and the report at
 //! the end.
+pub mod kernel;
 pub mod progress;
 pub mod report;
 pub mod table;

@@ -48,6 +48,13 @@ pub fn render_text(results: &Results, detail: Detail) -> String {
             sys.to_text()
         );
     }
+    if !brief && let Some(events) = crate::output::kernel::events_table(results) {
+        let _ = writeln!(
+            out,
+            "huge-page coverage and the kernel's events (/proc/vmstat, medians)\n{}",
+            events.to_text()
+        );
+    }
     let standing_out = table::standouts(results);
     match standing_out.rows.len() {
         0 => {}

@@ -176,6 +176,7 @@ fn contender_table(
             "wall s (min-max)",
             "RSS MiB",
             "huge MiB peak/end",
+            "huge % RSS",
             "rounds",
             "ok",
             "allocator",
@@ -245,6 +246,10 @@ fn contender_table(
                         m.anon_huge_kib / KIB_PER_MIB
                     )
                 }),
+                set.kernel
+                    .as_ref()
+                    .and_then(|k| k.huge_share)
+                    .map_or("-".to_string(), |s| format!("{:.0}", 100.0 * s)),
                 rounds_cell(set, precision_pct),
                 format!("{}/{}", set.ok_runs, set.runs.len()),
                 allocator,

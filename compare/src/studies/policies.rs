@@ -370,6 +370,8 @@ mod tests {
             allocator: None,
             workload: None,
             covariates: Default::default(),
+            kernel: None,
+            memory: None,
         }
     }
 

@@ -5,6 +5,7 @@ mod child_builds;
 mod children;
 mod command;
 mod fake;
+mod kernel_events;
 mod knobs;
 mod model;
 mod no_fetch;

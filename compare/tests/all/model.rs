@@ -38,6 +38,8 @@ fn run(contender: Contender, faults: u64, rss_kib: u64, slices: Vec<[u64; 3]>) -
         }),
         workload: None,
         covariates: Default::default(),
+        kernel: None,
+        memory: None,
     }
 }
 

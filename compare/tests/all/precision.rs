@@ -48,6 +48,8 @@ fn timed(round: usize, wall_s: f64) -> Run {
         allocator: None,
         workload: None,
         covariates: Default::default(),
+        kernel: None,
+        memory: None,
     }
 }
 
