@@ -288,7 +288,7 @@ pub struct Figures<T, N> {
     pub anon_huge_kib: N,
     /// The most anonymous memory in transparent huge pages the child held during the run,
     /// in KiB: the parent's samples of its AnonHugePages (/proc/PID/smaps_rollup, every
-    /// 20 ms) and its own figure at the end. 0 in files from before it was sampled.
+    /// 100 ms) and its own figure at the end. 0 in files from before it was sampled.
     #[serde(default)]
     pub anon_huge_peak_kib: N,
 }

@@ -91,8 +91,9 @@ const STOP_POLL: Duration = Duration::from_millis(50);
 /// How often the child's RSS and AnonHugePages are sampled, every contender's alike: as
 /// VmHWM is the peak of RSS, the peak of huge pages needs samples, since an allocator may
 /// hold them only for a while (glibc with `hugetlb=1` peaks at 12 MiB on typeorm and holds
-/// none at its end), and memory over time needs a few dozen points in a run of a second.
-pub const SAMPLE_INTERVAL: Duration = Duration::from_millis(20);
+/// none at its end), and memory over time needs points through the run. 100 ms, not finer:
+/// sampled every 20 ms a 0.25 s trpc run took 12% longer on this 2-core machine (docs/ANALYSIS.md).
+pub const SAMPLE_INTERVAL: Duration = Duration::from_millis(100);
 
 /// Rss and AnonHugePages of process `pid` (/proc/PID/smaps_rollup, one read), in KiB;
 /// `None` once it has exited.
