@@ -1,31 +1,23 @@
 #![doc = include_str!("../README.md")]
 
-mod cache;
-pub mod depth;
-mod excalidraw;
-mod fetch;
+// Where a corpus comes from: generated, pinned on npm, or a directory here.
 mod local;
 mod npm;
-mod paths;
-pub mod sourcemap;
-pub mod stats;
-pub mod stdlib;
 pub mod synthetic;
-mod table;
-mod unpack;
+// What every source shares: corpus paths, safe nesting, measurement.
+pub mod depth;
+mod paths;
+pub mod stats;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use cache::{
-    CACHE_ENV, CacheState, FileRecord, Manifest, PackageRecord, cache_root, cache_state,
-    corpus_dir, read_manifest,
-};
-pub use fetch::{FetchPlan, fetch, fetch_plan, verify_integrity};
 pub use local::{MAX_FILE_BYTES, read_dir};
-pub use npm::{NPM_ENV, NPM_TIMEOUT_ENV, Npm};
-pub use table::{
-    CorpusDef, LIB, PackageDef, Pin, Take, corpus_def, corpus_defs, module_roots, pins,
+pub use npm::{
+    CACHE_ENV, CacheState, CorpusDef, FetchPlan, FileRecord, LIB, Manifest, NPM_ENV,
+    NPM_TIMEOUT_ENV, Npm, PackageDef, PackageRecord, Pin, Take, cache_root, cache_state,
+    corpus_def, corpus_defs, corpus_dir, fetch, fetch_plan, module_roots, pins, read_manifest,
+    sourcemap, stdlib, verify_integrity,
 };
 
 /// One source file of a corpus.
@@ -98,7 +90,7 @@ pub struct OpenOptions {
 /// Each variant names the package, file or directory it is about.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("unknown corpus `{0}`; known corpora: synthetic[:PROFILE][@SIZE], {names}, or a directory path", names = table::names().join(", "))]
+    #[error("unknown corpus `{0}`; known corpora: synthetic[:PROFILE][@SIZE], {names}, or a directory path", names = npm::names().join(", "))]
     Unknown(String),
     #[error(transparent)]
     Synthetic(#[from] synthetic::SpecError),
@@ -218,27 +210,16 @@ impl Error {
 /// (again) first, else the error says what is wrong with it. A directory is read as it is (see [`read_dir`]) and brings the cached
 /// standard library, fetched on demand.
 pub fn open(spec: &str, opts: &OpenOptions) -> Result<Corpus, Error> {
-    open_checked(spec, opts, cache::Check::Content)
+    open_checked(spec, opts, npm::Check::Content)
 }
 
-fn open_checked(spec: &str, opts: &OpenOptions, check: cache::Check) -> Result<Corpus, Error> {
+fn open_checked(spec: &str, opts: &OpenOptions, check: npm::Check) -> Result<Corpus, Error> {
     // Every `synthetic...` spec is the generator's to accept or explain; `synthetic/` is a path.
     if spec.starts_with("synthetic") && !spec.contains('/') {
         return Ok(synthetic::open(spec)?);
     }
-    if let Some(def) = table::corpus_def(spec) {
-        let files = open_named(def, opts, check)?;
-        let lib = if def.name == table::LIB_CORPUS {
-            Vec::new()
-        } else {
-            stdlib::select(open_named(table::lib_def(), opts, check)?, &stdlib::root())?
-        };
-        return Ok(Corpus {
-            name: def.name.to_string(),
-            provenance: def.provenance,
-            files,
-            lib,
-        });
+    if let Some(def) = npm::corpus_def(spec) {
+        return npm::open(def, opts, check);
     }
     if looks_like_path(spec) {
         let dir = Path::new(spec);
@@ -248,20 +229,18 @@ fn open_checked(spec: &str, opts: &OpenOptions, check: cache::Check) -> Result<C
             .ok()
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_else(|| spec.to_string());
-        let lib = open_named(table::lib_def(), opts, check)
-            .and_then(|all| stdlib::select(all, &stdlib::root()))
-            .map_err(|e| match e {
-                // Offline and uncached: say what is missing, not just why the fetch failed.
-                Error::NotCached(_)
-                | Error::NpmMissing { .. }
-                | Error::NpmFailed { .. }
-                | Error::NpmTimeout { .. }
-                | Error::Download { .. } => Error::LibUnavailable {
-                    corpus: spec.to_string(),
-                    source: Box::new(e),
-                },
-                other => other,
-            })?;
+        let lib = npm::lib(opts, check).map_err(|e| match e {
+            // Offline and uncached: say what is missing, not just why the fetch failed.
+            Error::NotCached(_)
+            | Error::NpmMissing { .. }
+            | Error::NpmFailed { .. }
+            | Error::NpmTimeout { .. }
+            | Error::Download { .. } => Error::LibUnavailable {
+                corpus: spec.to_string(),
+                source: Box::new(e),
+            },
+            other => other,
+        })?;
         return Ok(Corpus {
             name,
             provenance: Provenance::Local,
@@ -281,39 +260,7 @@ pub fn open_verified(spec: &str, opts: &OpenOptions) -> Result<Corpus, Error> {
         fetch: false,
         ..opts.clone()
     };
-    open_checked(spec, &opts, cache::Check::Sizes)
-}
-
-/// Reads a named corpus from the cache, fetching it first when allowed (when it is absent,
-/// stale or damaged).
-fn open_named(
-    def: &CorpusDef,
-    opts: &OpenOptions,
-    check: cache::Check,
-) -> Result<Vec<SourceFile>, Error> {
-    let root = cache::resolve_root(opts.cache_dir.as_deref())?;
-    let pins = def.pins();
-    let state = match cache::load(&root, def.name, &pins, check)? {
-        cache::Loaded::Files(files) => return Ok(files),
-        cache::Loaded::Unusable(state) => state,
-    };
-    if !opts.fetch {
-        return Err(match state {
-            CacheState::Absent => Error::NotCached(def.name.to_string()),
-            state => Error::Unusable {
-                corpus: def.name.to_string(),
-                state: Box::new(state),
-            },
-        });
-    }
-    fetch::fetch_into(def, &root, &Npm::from_env(), opts.progress)?;
-    match cache::load(&root, def.name, &pins, check)? {
-        cache::Loaded::Files(files) => Ok(files),
-        cache::Loaded::Unusable(state) => Err(Error::Cache {
-            path: cache::corpus_dir(&root, def.name),
-            why: format!("fetched but not readable back: {state}"),
-        }),
-    }
+    open_checked(spec, &opts, npm::Check::Sizes)
 }
 
 /// A spec is a directory when it says so (a separator, `.`, `~`) or names one that exists.

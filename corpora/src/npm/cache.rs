@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Error, Provenance, SourceFile, table::Pin};
+use super::table::Pin;
+use crate::{Error, Provenance, SourceFile};
 
 /// Environment variable that overrides the cache root.
 pub const CACHE_ENV: &str = "CHECKBENCH_CACHE";

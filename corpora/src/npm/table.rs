@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 use crate::Provenance;
 
 /// The reference table, one row per npm package (`corpus, package@version, integrity, what`).
-const TABLE: &str = include_str!("../data/corpora.tsv");
+const TABLE: &str = include_str!("../../data/corpora.tsv");
 
 /// The standard library every named and local corpus is checked against.
 pub const LIB: &str = "typescript@6.0.3 lib/lib.*.d.ts";

@@ -12,11 +12,11 @@ use base64::Engine as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sha2::{Digest, Sha512};
 
-use crate::cache::{self, FileRecord, Manifest, PackageRecord};
-use crate::table::{CorpusDef, PackageDef, Pin, Take};
-use crate::{
-    Error, Npm, OpenOptions, Provenance, SourceFile, excalidraw, paths, sourcemap, unpack,
-};
+use super::cache::{self, FileRecord, Manifest, PackageRecord};
+use super::client::Npm;
+use super::table::{CorpusDef, PackageDef, Pin, Take};
+use super::{excalidraw, sourcemap, unpack};
+use crate::{Error, OpenOptions, Provenance, SourceFile, paths};
 
 /// Refuse tarballs over this size (512 MiB): no pinned package comes near it.
 const MAX_TARBALL_BYTES: u64 = 512 << 20;
@@ -42,7 +42,7 @@ impl CorpusDef {
 
 /// Fetches the named corpus into the cache unless it is there, and returns its manifest.
 pub fn fetch(name: &str, opts: &OpenOptions) -> Result<Manifest, Error> {
-    let def = crate::table::corpus_def(name).ok_or_else(|| Error::Unknown(name.to_string()))?;
+    let def = super::table::corpus_def(name).ok_or_else(|| Error::Unknown(name.to_string()))?;
     let root = cache::resolve_root(opts.cache_dir.as_deref())?;
     match cache::cache_state(&root, def.name, &def.pins())? {
         cache::CacheState::Cached(manifest) => Ok(manifest),
