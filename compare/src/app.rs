@@ -345,13 +345,15 @@ fn bakeoff(
                 .iter()
                 .map(|&i| results.settings.corpora[i].clone())
                 .collect();
-            Box::new(crate::command::launcher::prepare(
+            let launcher = crate::command::launcher::prepare(
                 &origin,
                 &contenders,
                 &commands,
                 command.digest,
                 timeout,
-            )?)
+            )?;
+            record_children(&mut results, launcher.builds(), schedule.resume.as_deref())?;
+            Box::new(launcher)
         }
         None => Box::new(prepare_checker(
             &mut results,
@@ -531,8 +533,8 @@ fn prepare_checker(
     Ok(binaries)
 }
 
-/// Records the children's builds in the results; a resumed bake-off refuses children
-/// built from other sources than the runs it continues.
+/// Records the children's builds (or the slice library's) in the results; a resumed bake-off
+/// refuses children built from other sources than the runs it continues.
 fn record_children(
     results: &mut Results,
     children: BTreeMap<String, BuildInfo>,

@@ -34,7 +34,8 @@ pub struct Environment {
     /// The profile every child binary was built with: `release`.
     #[serde(default)]
     pub child_profile: String,
-    /// Each child binary's own build, as it reported it (`--build-info`), by binary name.
+    /// Each child binary's own build, as it reported it (`--build-info`), by binary name, and
+    /// in a command bake-off with slice contenders the slice library's (`libslice_alloc.so`).
     #[serde(default)]
     pub children: BTreeMap<String, crate::child::BuildInfo>,
     /// The command line, one argument per element.

@@ -11,6 +11,7 @@ use crate::thread::{EXITED, thread};
 /// Runs when the library is loaded, after glibc's own initialisation (requests may have come
 /// before it: nothing here is needed to serve them).
 extern "C" fn on_load() {
+    crate::build_info::answer_if_asked();
     stats_file::remember_path();
     // SAFETY: registers plain functions of this library, which stays loaded.
     unsafe { libc::pthread_atfork(Some(before_fork), None, Some(in_child)) };

@@ -28,6 +28,10 @@ pub const CHILD_PROFILE: &str = "release";
 const BUILD_HINT: &str = "build them with `cargo build --release -p compare --bins` in the \
                           checkbench checkout and pass `--children <target>/release`, or \
                           install them with compare (`cargo install --path compare`)";
+/// How to build the slice library, for error messages.
+const LIBRARY_HINT: &str = "build it with `cargo build --release -p slice-preload` in the \
+                            checkbench checkout that compare was built from and pass \
+                            `--children <target>/release`";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ChildrenError {
@@ -45,35 +49,49 @@ pub enum ChildrenError {
     #[error("the build failed ({status}): `{command}`")]
     BuildFailed { command: String, status: String },
     #[error(
-        "child binary {} does not report its build (`{BUILD_INFO_ARG}`: {reason}); it was built \
-         from an older checkbench or is not a checkbench child; {BUILD_HINT}",
-        .path.display()
+        "{what} {} does not report its build (`{query}`: {reason}); it was built from an older \
+         checkbench or is not checkbench's own; {hint}",
+        .path.display(),
+        query = what.query(),
+        hint = what.hint()
     )]
-    NoBuildInfo { path: PathBuf, reason: String },
+    NoBuildInfo {
+        what: Build,
+        path: PathBuf,
+        reason: String,
+    },
     #[error(
-        "child binary {} was built from other sources than compare (child: {child}; compare: \
+        "{what} {} was built from other sources than compare (its build: {child}; compare: \
          {compare}); rebuild both from one checkout: `cargo run --release -p compare -- ...` \
-         builds the children before the first run",
+         builds the children and the slice library before the first run",
         .path.display()
     )]
     Stale {
+        what: Build,
         path: PathBuf,
         child: Box<BuildInfo>,
         compare: Box<BuildInfo>,
     },
     #[error(
-        "child binary {} is a {profile} build; runs are measured in {CHILD_PROFILE} builds \
-         only: `cargo build --release -p compare --bins`",
-        .path.display()
+        "{what} {} is a {profile} build; runs are measured in {CHILD_PROFILE} builds only: \
+         `{command}`",
+        .path.display(),
+        command = what.command()
     )]
-    Profile { path: PathBuf, profile: String },
+    Profile {
+        what: Build,
+        path: PathBuf,
+        profile: String,
+    },
     #[error(
-        "compare itself was built from other sources ({compare}) than the children just built \
+        "compare itself was built from other sources ({compare}) than the {built} just built \
          from the checkout {} ({child}); run it through cargo (`cargo run --release -p compare \
          -- ...`), which rebuilds it first",
-        .workspace.display()
+        .workspace.display(),
+        built = what.built()
     )]
     StaleCompare {
+        what: Build,
         workspace: PathBuf,
         compare: Box<BuildInfo>,
         child: Box<BuildInfo>,
@@ -142,7 +160,6 @@ impl Origin {
         {
             build(workspace, target_dir, Build::Children)?;
         }
-        let own = BuildInfo::current();
         let mut names: Vec<&str> = contenders.iter().map(|c| c.binary_name()).collect();
         names.sort_unstable();
         names.dedup();
@@ -161,26 +178,7 @@ impl Origin {
                 return Err(ChildrenError::Missing { path, looked });
             }
             let info = build_info(&path)?;
-            if info.profile != CHILD_PROFILE {
-                return Err(ChildrenError::Profile {
-                    path,
-                    profile: info.profile,
-                });
-            }
-            if info.source_digest != own.source_digest {
-                return Err(match self {
-                    Origin::Checkout { workspace, .. } => ChildrenError::StaleCompare {
-                        workspace: workspace.clone(),
-                        compare: Box::new(own),
-                        child: Box::new(info),
-                    },
-                    _ => ChildrenError::Stale {
-                        path,
-                        child: Box::new(info),
-                        compare: Box::new(own),
-                    },
-                });
-            }
+            let info = self.check(Build::Children, path, info)?;
             builds.insert(name.to_string(), info);
         }
         Ok(builds)
@@ -191,7 +189,8 @@ impl Origin {
     /// The slice library `libslice_alloc.so` a command bake-off preloads: built first with
     /// the release profile when compare runs from its checkout (`cargo build --release -p
     /// slice-preload`, a no-op when it is up to date), else looked for in the children's
-    /// folder. Its existence and loading are checked by the command's setup.
+    /// folder. Its existence and loading are checked by the command's setup, its build by
+    /// [`Origin::check_slice_library`].
     pub fn slice_library(&self) -> Result<PathBuf, ChildrenError> {
         if let Origin::Checkout {
             workspace,
@@ -202,15 +201,101 @@ impl Origin {
         }
         Ok(self.dir().join(crate::command::setup::SLICE_LIBRARY))
     }
+
+    /// Checks the slice library at `path` as a child is checked: **the library is as
+    /// trusted as a child**, a release build of compare's own sources, or refused. Returns
+    /// its build, recorded beside the children's.
+    pub fn check_slice_library(&self, path: &Path) -> Result<BuildInfo, ChildrenError> {
+        let info = library_build_info(path)?;
+        self.check(Build::SliceLibrary, path.to_path_buf(), info)
+    }
+
+    /// `info`, the build `what` at `path` reported, if it is a release build of compare's
+    /// own sources; else why not.
+    fn check(
+        &self,
+        what: Build,
+        path: PathBuf,
+        info: BuildInfo,
+    ) -> Result<BuildInfo, ChildrenError> {
+        let own = BuildInfo::current();
+        if info.profile != CHILD_PROFILE {
+            return Err(ChildrenError::Profile {
+                what,
+                path,
+                profile: info.profile,
+            });
+        }
+        if info.source_digest != own.source_digest {
+            return Err(match self {
+                Origin::Checkout { workspace, .. } => ChildrenError::StaleCompare {
+                    what,
+                    workspace: workspace.clone(),
+                    compare: Box::new(own),
+                    child: Box::new(info),
+                },
+                _ => ChildrenError::Stale {
+                    what,
+                    path,
+                    child: Box::new(info),
+                    compare: Box::new(own),
+                },
+            });
+        }
+        Ok(info)
+    }
 }
 
-/// What [`build`] builds.
+/// What [`build`] builds, and what reports a build: the child binaries or the slice library.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Build {
+pub enum Build {
     /// The four child binaries.
     Children,
     /// `libslice_alloc.so` (package slice-preload).
     SliceLibrary,
+}
+
+impl Build {
+    /// How it is asked for its build.
+    fn query(self) -> &'static str {
+        match self {
+            Build::Children => BUILD_INFO_ARG,
+            Build::SliceLibrary => "CHECKBENCH_SLICE_BUILD_INFO=1",
+        }
+    }
+
+    /// The command that builds it.
+    fn command(self) -> &'static str {
+        match self {
+            Build::Children => "cargo build --release -p compare --bins",
+            Build::SliceLibrary => "cargo build --release -p slice-preload",
+        }
+    }
+
+    /// How to get a good one.
+    fn hint(self) -> &'static str {
+        match self {
+            Build::Children => BUILD_HINT,
+            Build::SliceLibrary => LIBRARY_HINT,
+        }
+    }
+
+    /// What was just built, for [`ChildrenError::StaleCompare`].
+    fn built(self) -> &'static str {
+        match self {
+            Build::Children => "children",
+            Build::SliceLibrary => "slice library",
+        }
+    }
+}
+
+impl std::fmt::Display for Build {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Build::Children => "child binary",
+            Build::SliceLibrary => "slice library",
+        })
+    }
 }
 
 /// The target folder of `workspace` that `exe_dir` (`<target>/<profile>`) lies in, if
@@ -280,17 +365,41 @@ fn build(workspace: &Path, target_dir: &Path, what: Build) -> Result<(), Childre
     Ok(())
 }
 
-/// Asks the child at `path` for its build.
+/// The variable that asks the slice library for its build (preload/src/build_info.rs): it
+/// answers when loaded, and the process exits before its program runs.
+pub const LIBRARY_BUILD_INFO_ENV: &str = "CHECKBENCH_SLICE_BUILD_INFO";
+
+/// Asks the child at `path` for its build (`--build-info`).
 pub fn build_info(path: &Path) -> Result<BuildInfo, ChildrenError> {
+    let mut command = Command::new(path);
+    command
+        .arg(BUILD_INFO_ARG)
+        .env_remove(crate::benchmark::launcher::SLICE_POLICY_ENV);
+    ask(Build::Children, path, command)
+}
+
+/// Asks the slice library at `path` for its build: `sh -c true` with the library preloaded
+/// and [`LIBRARY_BUILD_INFO_ENV`] set, so the library answers as a child does.
+pub fn library_build_info(path: &Path) -> Result<BuildInfo, ChildrenError> {
+    let mut command = Command::new(crate::command::SHELL);
+    command
+        .args(["-c", "true"])
+        .env("LD_PRELOAD", path)
+        .env(LIBRARY_BUILD_INFO_ENV, "1")
+        .env_remove(crate::benchmark::launcher::SLICE_POLICY_ENV)
+        .env_remove(crate::command::setup::SLICE_STATS_ENV);
+    ask(Build::SliceLibrary, path, command)
+}
+
+/// Runs `command`, the question to `what` at `path`, and reads its answer: one
+/// [`BuildInfo`] as JSON on stdout.
+fn ask(what: Build, path: &Path, mut command: Command) -> Result<BuildInfo, ChildrenError> {
     let failed = |reason: String| ChildrenError::NoBuildInfo {
+        what,
         path: path.to_path_buf(),
         reason,
     };
-    let out = Command::new(path)
-        .arg(BUILD_INFO_ARG)
-        .env_remove(crate::benchmark::launcher::SLICE_POLICY_ENV)
-        .output()
-        .map_err(|e| failed(e.to_string()))?;
+    let out = command.output().map_err(|e| failed(e.to_string()))?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         let first = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("");

@@ -1,5 +1,6 @@
 //! The launcher of a command bake-off: `sh -c CMD` in the contender's environment, judged by
 //! [`super::proof`], and what is checked before its first run ([`prepare`]).
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -10,6 +11,7 @@ use anyhow::{Context, Result, anyhow};
 use crate::benchmark::children::Origin;
 use crate::benchmark::launcher::{Launcher, Request, SLICE_POLICY_ENV, isolate_knobs};
 use crate::benchmark::measure::{self, Measurement};
+use crate::child::BuildInfo;
 use crate::command::SHELL;
 use crate::command::probe;
 use crate::command::proof::{self, Expect};
@@ -31,6 +33,8 @@ pub struct CommandLauncher {
     /// Runs started with a statistics file: each run gets a fresh file, so that a straggler
     /// of one run could never write into the next.
     runs: AtomicU64,
+    /// The slice library's build, by file name, when a slice contender preloads it.
+    builds: BTreeMap<String, BuildInfo>,
 }
 
 /// Resolves every contender, checks every library and command, and runs the binding probe
@@ -62,6 +66,16 @@ pub fn prepare(
     for setup in &setups {
         setup.check_library()?;
     }
+    let mut builds = BTreeMap::new();
+    if setups
+        .iter()
+        .any(|s| matches!(s.allocator, Allocator::Slice { .. }))
+    {
+        let build = origin
+            .check_slice_library(&slice_library)
+            .context("checking the slice library before the first run")?;
+        builds.insert(SLICE_LIBRARY.to_string(), build);
+    }
     let mut launcher = CommandLauncher {
         setups,
         proofs: Vec::new(),
@@ -72,6 +86,7 @@ pub fn prepare(
             .tempdir()
             .context("making a folder for the slice statistics")?,
         runs: AtomicU64::new(0),
+        builds,
     };
     let stop = AtomicBool::new(false);
     // Slice contenders too: their statistics lines show that some process was served, the
@@ -107,6 +122,12 @@ pub fn prepare(
 }
 
 impl CommandLauncher {
+    /// The builds of what the runs preload from compare's checkout (the slice library), by
+    /// file name, for the results' record beside the children's.
+    pub fn builds(&self) -> BTreeMap<String, BuildInfo> {
+        self.builds.clone()
+    }
+
     /// The statistics file of the run in flight (runs are measured one at a time).
     fn stats_path(&self) -> PathBuf {
         let run = self.runs.load(Ordering::SeqCst);

@@ -7,11 +7,11 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 #[path = "../../../preload/tests/support/library.rs"]
-mod library;
+pub mod library;
 
 /// The folder holding `libslice_alloc.so`, built once per test process with the profile of
 /// this test binary (`cargo test -p compare` builds no cdylib of another package).
-fn library_dir() -> PathBuf {
+pub fn library_dir() -> PathBuf {
     library::library()
         .parent()
         .expect("the library lies in target/<profile>")
@@ -55,7 +55,7 @@ fn refused_saying(args: &[&str], words: &[&str]) {
 
 /// compare with children from `children` refuses `args` before any run, saying every one of
 /// `words`.
-fn refused_with_children_saying(children: &Path, args: &[&str], words: &[&str]) {
+pub fn refused_with_children_saying(children: &Path, args: &[&str], words: &[&str]) {
     let (out, dir) = compare(children, args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{args:?} succeeded: {stderr}");
@@ -126,6 +126,10 @@ fn a_command_bakeoff_under_slice_nohuge_slice_hybrid_and_system_finishes_with_ok
         system["identity"].as_str().unwrap().starts_with("glibc"),
         "{system}"
     );
+    let library = &results["environment"]["children"]["libslice_alloc.so"];
+    let own = compare::child::BuildInfo::current();
+    assert_eq!(library["source_digest"], own.source_digest, "{library}");
+    assert_eq!(library["profile"], "release", "{library}");
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(table.contains("`printf 'b\\na\\nc\\n' | sort`"), "{table}");
 }

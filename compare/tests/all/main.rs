@@ -15,6 +15,7 @@ mod resume;
 mod resume_plan;
 mod schedule;
 mod shard;
+mod slice_library;
 mod slice_service;
 mod statistics;
 mod workload;
