@@ -610,6 +610,11 @@ impl Results {
             .unwrap_or_default()
     }
 
+    /// The median over `runs` of one figure of each.
+    pub fn median_over(runs: &[&Run], figure: impl Fn(&Run) -> f64) -> Option<f64> {
+        crate::stats::median(&runs.iter().map(|r| figure(r)).collect::<Vec<_>>())
+    }
+
     /// Runs already recorded for one contender, corpus and checker count.
     pub fn recorded(&self, corpus: &str, contender: Contender, checkers: usize) -> usize {
         self.get(corpus, contender, checkers)

@@ -228,18 +228,8 @@ pub fn predict(results: &Results) -> Vec<Prediction> {
             }
             let measured = results.ok_runs(&corpus, set.contender, checkers);
             let (Some(measured_faults), Some(measured_rss_kib)) = (
-                median(
-                    &measured
-                        .iter()
-                        .map(|r| r.figures.minor_faults as f64)
-                        .collect::<Vec<_>>(),
-                ),
-                median(
-                    &measured
-                        .iter()
-                        .map(|r| r.figures.rss_kib() as f64)
-                        .collect::<Vec<_>>(),
-                ),
+                Results::median_over(&measured, |r| r.figures.minor_faults as f64),
+                Results::median_over(&measured, |r| r.figures.rss_kib() as f64),
             ) else {
                 continue;
             };
@@ -366,12 +356,7 @@ pub fn gaps(results: &Results) -> Vec<Gap> {
             .collect();
         let (Some(ours_past), Some(ours_faults)) = (
             median(&carves),
-            median(
-                &runs
-                    .iter()
-                    .map(|r| r.figures.minor_faults as f64)
-                    .collect::<Vec<_>>(),
-            ),
+            Results::median_over(&runs, |r| r.figures.minor_faults as f64),
         ) else {
             continue;
         };

@@ -42,18 +42,8 @@ pub fn points(results: &Results, corpus: &str) -> Vec<Point> {
         for &contender in &results.settings.contenders {
             let runs = results.ok_runs(corpus, contender, checkers);
             let (Some(minor_faults), Some(rss_kib)) = (
-                median(
-                    &runs
-                        .iter()
-                        .map(|r| r.figures.minor_faults as f64)
-                        .collect::<Vec<_>>(),
-                ),
-                median(
-                    &runs
-                        .iter()
-                        .map(|r| r.figures.rss_kib() as f64)
-                        .collect::<Vec<_>>(),
-                ),
+                Results::median_over(&runs, |r| r.figures.minor_faults as f64),
+                Results::median_over(&runs, |r| r.figures.rss_kib() as f64),
             ) else {
                 continue;
             };

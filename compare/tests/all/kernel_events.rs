@@ -6,14 +6,13 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use compare::benchmark::launcher::{Binaries, Launcher, Request};
+use compare::benchmark::launcher::{Launcher, Request};
 use compare::benchmark::measure::{SAMPLE_INTERVAL, measure, measure_sampled, measured_run};
 use compare::contender::Contender;
 use compare::export::csv::CsvExporter;
 use compare::export::{Exporter, Format, Outputs};
 use compare::results::Results;
 use compare::results::kernel::{Sample, Timeline, VMSTAT_COUNTERS};
-use compare::workload::WorkloadKind;
 
 fn stored() -> Results {
     Results::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/results.json")).unwrap()
@@ -31,15 +30,7 @@ fn a_run_that_touches_huge_pages_under_slice_huge_counts_about_as_many_thp_fault
         eprintln!("skipped: transparent huge pages are off on this machine");
         return;
     }
-    let binaries = Binaries {
-        dir: Path::new(env!("CARGO_BIN_EXE_checkbench-slice"))
-            .parent()
-            .unwrap()
-            .to_path_buf(),
-        workload: WorkloadKind::Checker,
-        cache_dir: Some(std::env::temp_dir().join("checkbench-kernel-tests-cache")),
-        timeout: None,
-    };
+    let binaries = crate::knobs::binaries();
     let request = Request {
         contender: Contender::SLICE_HUGE,
         corpus: "synthetic",
@@ -81,15 +72,7 @@ fn a_nohuge_run_takes_no_huge_page_of_its_own() {
     if !thp_available() {
         return;
     }
-    let binaries = Binaries {
-        dir: Path::new(env!("CARGO_BIN_EXE_checkbench-slice"))
-            .parent()
-            .unwrap()
-            .to_path_buf(),
-        workload: WorkloadKind::Checker,
-        cache_dir: Some(std::env::temp_dir().join("checkbench-kernel-tests-cache")),
-        timeout: None,
-    };
+    let binaries = crate::knobs::binaries();
     let request = Request {
         contender: Contender::SLICE_NOHUGE,
         corpus: "synthetic",

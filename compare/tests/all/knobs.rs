@@ -17,7 +17,8 @@ const MIMALLOC: &str = testalloc::MIMALLOC;
 /// optional, so the test that parses the example puts [`MIMALLOC`] in its place.
 const EXAMPLE_TCMALLOC: &str = "/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4";
 
-fn binaries() -> Binaries {
+/// The real child binaries cargo built beside these tests, running the checker.
+pub(crate) fn binaries() -> Binaries {
     Binaries {
         dir: Path::new(env!("CARGO_BIN_EXE_checkbench-system"))
             .parent()
