@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU8, Ordering::*};
 
 use crate::heap::{Arena, Core, NO_ARENA, Route, fast_alloc, is_no_arena, route};
 use crate::policy::{self, Policy};
-use crate::stats::{Reason, Stats};
+use crate::stats::{Reason, Stats, Totals};
 use crate::{CLASS_COUNT, MAX_ARENAS, MAX_SLICE_SHIFT, MIN_SLICE_SHIFT};
 
 pub mod raw;
@@ -207,22 +207,18 @@ pub fn policy() -> Option<Policy> {
     in_use().then(|| GLOBAL.policy())
 }
 
-/// Every counter of the global instance, or `None` when it has never served a request.
-/// Allocates the snapshot; [`stats_into`] does not.
-pub fn stats() -> Option<Box<Stats>> {
-    in_use().then(|| {
-        let mut stats = Box::new(Stats::zeroed(Policy::DEFAULT));
-        GLOBAL.stats_into(&mut stats);
-        stats
-    })
+/// Every counter of the global instance, per arena handed out, or `None` when it has never
+/// served a request. Allocates the snapshot; [`totals_into`] does not.
+pub fn stats() -> Option<Stats> {
+    in_use().then(|| GLOBAL.stats())
 }
 
-/// Writes every counter of the global instance into `out` without allocating; `false` (and
-/// `out` untouched) when it has never served a request.
-pub fn stats_into(out: &mut Stats) -> bool {
+/// Writes the counters of the global instance summed over arenas into `out`, without
+/// allocating; `false` (and `out` untouched) when it has never served a request.
+pub fn totals_into(out: &mut Totals) -> bool {
     let used = in_use();
     if used {
-        GLOBAL.stats_into(out);
+        GLOBAL.totals_into(out);
     }
     used
 }

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 use crate::nursery::{self, Nursery, SPAN_BYTES};
 use crate::os::{self, Advice};
 use crate::policy::{Policy, ThpPolicy};
-use crate::stats::{FallbackCounters, Reason, Stats, add_owned};
+use crate::stats::{ClassStats, FallbackCounters, Reason, Stats, Totals, add_owned};
 use crate::{
     BLOCK_ALIGN, BLOCK_SHIFT, CLASS_BITS, CLASS_COUNT, HUGE_PAGE, MAX_ARENAS, MAX_SMALL,
     POPULATE_STEP,
@@ -612,9 +612,35 @@ impl Core {
         q
     }
 
-    /// Writes every counter into `out`.
-    pub(crate) fn stats_into(&self, out: &mut Stats) {
-        *out = Stats::zeroed(self.policy());
+    /// Every counter, each arena claimed so far one by one (allocates an entry per arena up to
+    /// the last claimed).
+    pub(crate) fn stats(&self) -> Stats {
+        let mut stats = Stats {
+            totals: Totals::zeroed(self.policy()),
+            arenas: Vec::with_capacity(self.arena_count()),
+        };
+        self.walk(&mut stats.totals, |index, class, counters| {
+            if stats.arenas.len() <= index {
+                stats
+                    .arenas
+                    .resize(index + 1, [ClassStats::ZERO; CLASS_COUNT]);
+            }
+            stats.arenas[index][class] = *counters;
+        });
+        stats
+    }
+
+    /// Writes the counters summed over arenas into `out`, without allocating and without a
+    /// per-arena snapshot.
+    pub(crate) fn totals_into(&self, out: &mut Totals) {
+        *out = Totals::zeroed(self.policy());
+        self.walk(out, |_, _, _| {});
+    }
+
+    /// Fills `out` (zeroed) with the heap's state and the per-class sums, handing each class
+    /// of each arena handed out to `each` on the way: the one reading of the counters that
+    /// both snapshots share.
+    fn walk(&self, out: &mut Totals, mut each: impl FnMut(usize, usize, &ClassStats)) {
         out.slice_bytes = self.slice_bytes();
         out.reservation_bytes = self.reservation().1;
         out.arenas_claimed = self.ever_claimed.load(Relaxed).count_ones();
@@ -627,7 +653,13 @@ impl Core {
         } else {
             self.arena_count()
         };
+        // Only arenas ever claimed have counters: reading the others would fault their pages
+        // in (4 KiB an arena), a cost to the process whose statistics these are.
+        let claimed = self.ever_claimed.load(Relaxed);
         for (index, arena) in self.arenas.iter().enumerate().take(arenas) {
+            if claimed & (1 << index) == 0 {
+                continue;
+            }
             arena.fallbacks.sum_into(&mut out.fallbacks);
             for (class, state) in arena.classes.iter().enumerate() {
                 let bump = state.bump.load(Relaxed);
@@ -637,13 +669,16 @@ impl Core {
                 let carved = if in_slice { bump - start } else { 0 }
                     + self.nursery.carved(index, class, bump, limit) as usize;
                 let reuses = state.reuses.load(Relaxed);
-                let c = &mut out.classes[index][class];
-                c.carved_bytes = carved as u64;
-                c.reuses = reuses;
-                c.allocs = (carved / class_size(class)) as u64 + reuses;
-                c.remote_frees = arena.remote[class].pushes.load(Relaxed);
-                c.slow_paths = state.slow_paths.load(Relaxed);
-                c.switches = state.switches.load(Relaxed);
+                let counters = ClassStats {
+                    carved_bytes: carved as u64,
+                    reuses,
+                    allocs: (carved / class_size(class)) as u64 + reuses,
+                    remote_frees: arena.remote[class].pushes.load(Relaxed),
+                    slow_paths: state.slow_paths.load(Relaxed),
+                    switches: state.switches.load(Relaxed),
+                };
+                out.classes[class].add(&counters);
+                each(index, class, &counters);
             }
         }
     }

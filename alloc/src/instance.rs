@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 
 use crate::heap::{Arena, Core, NO_ARENA, Route, fast_alloc, route};
 use crate::policy::Policy;
-use crate::stats::{Reason, Stats};
+use crate::stats::{Reason, Stats, Totals};
 use crate::{CLASS_COUNT, MAX_ARENAS};
 
 /// Smallest slice of a [`SliceHeap`]: one 4 KiB page.
@@ -174,16 +174,14 @@ impl SliceHeap {
         unsafe { self.core.free(&NO_ARENA, p, layout) }
     }
 
-    /// Every counter.
-    pub fn stats(&self) -> Box<Stats> {
-        let mut stats = Box::new(Stats::zeroed(self.policy()));
-        self.core.stats_into(&mut stats);
-        stats
+    /// Every counter, per arena handed out.
+    pub fn stats(&self) -> Stats {
+        self.core.stats()
     }
 
-    /// Every counter, without allocating.
-    pub fn stats_into(&self, out: &mut Stats) {
-        self.core.stats_into(out);
+    /// The counters summed over arenas, without allocating.
+    pub fn totals_into(&self, out: &mut Totals) {
+        self.core.totals_into(out);
     }
 }
 

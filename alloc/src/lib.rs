@@ -10,14 +10,14 @@ pub mod probe;
 mod stats;
 
 pub use global::raw;
-pub use global::{SliceAlloc, current_arena, policy, reservation, stats, stats_into};
+pub use global::{SliceAlloc, current_arena, policy, reservation, stats, totals_into};
 pub use instance::{ArenaHandle, HeapConfig, HeapError, MIN_HEAP_SLICE_BYTES, SliceHeap};
 pub use nursery::{
     SMALL_PREFIX_BYTES as NURSERY_SMALL_PREFIX_BYTES, SPAN_BYTES as NURSERY_SPAN_BYTES,
 };
 pub use os::minor_faults;
 pub use policy::{MAX_SWITCH_MIB, POLICY_ENV, ParsePolicyError, Policy, ThpPolicy};
-pub use stats::{ClassStats, Fallbacks, Stats};
+pub use stats::{ClassStats, Fallbacks, Stats, Totals};
 
 /// log2 of the smallest block, which is also the block alignment.
 pub const BLOCK_SHIFT: u32 = 4;

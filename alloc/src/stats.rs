@@ -3,8 +3,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use crate::CLASS_COUNT;
 use crate::policy::Policy;
-use crate::{CLASS_COUNT, MAX_ARENAS};
 
 /// Counters of one class of one arena.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -22,6 +22,28 @@ pub struct ClassStats {
     pub slow_paths: u64,
     /// Switch-point crossings (0 or 1 per slice, hybrid policies only).
     pub switches: u64,
+}
+
+impl ClassStats {
+    /// All counters zero.
+    pub const ZERO: ClassStats = ClassStats {
+        allocs: 0,
+        carved_bytes: 0,
+        reuses: 0,
+        remote_frees: 0,
+        slow_paths: 0,
+        switches: 0,
+    };
+
+    /// Adds `other`'s counters to these.
+    pub fn add(&mut self, other: &ClassStats) {
+        self.allocs += other.allocs;
+        self.carved_bytes += other.carved_bytes;
+        self.reuses += other.reuses;
+        self.remote_frees += other.remote_frees;
+        self.slow_paths += other.slow_paths;
+        self.switches += other.switches;
+    }
 }
 
 /// Requests served by the system allocator, by reason.
@@ -42,6 +64,16 @@ pub struct Fallbacks {
 }
 
 impl Fallbacks {
+    /// No fallback.
+    pub const ZERO: Fallbacks = Fallbacks {
+        zero_size: 0,
+        too_large: 0,
+        over_aligned: 0,
+        slice_exhausted: 0,
+        no_arena: 0,
+        no_reservation: 0,
+    };
+
     /// Every fallback, whatever the reason.
     pub fn total(&self) -> u64 {
         self.zero_size
@@ -53,17 +85,19 @@ impl Fallbacks {
     }
 }
 
-/// A snapshot of every counter.
-#[derive(Clone, Debug)]
-pub struct Stats {
+/// Every counter summed over arenas, with the heap's state: what a process reports at its
+/// exit. Fixed-size (1.6 KiB) and read without allocating, so a statistics line costs its
+/// process a page or two, not a per-arena snapshot.
+#[derive(Clone, Copy, Debug)]
+pub struct Totals {
     /// The policy the heap runs.
     pub policy: Policy,
     /// Bytes per class slice (0 without a reservation).
     pub slice_bytes: usize,
     /// Arenas claimed at least once.
     pub arenas_claimed: u32,
-    /// Per arena, per class.
-    pub classes: [[ClassStats; CLASS_COUNT]; MAX_ARENAS],
+    /// Per class, summed over arenas.
+    pub classes: [ClassStats; CLASS_COUNT],
     /// Requests the system allocator served, by reason.
     pub fallbacks: Fallbacks,
     /// Bytes of the reservation (0 without one).
@@ -76,50 +110,45 @@ pub struct Stats {
     pub nursery_capacity_bytes: u64,
 }
 
-impl Stats {
+impl Totals {
     /// All counters zero.
-    pub const fn zeroed(policy: Policy) -> Stats {
-        const ZERO: ClassStats = ClassStats {
-            allocs: 0,
-            carved_bytes: 0,
-            reuses: 0,
-            remote_frees: 0,
-            slow_paths: 0,
-            switches: 0,
-        };
-        Stats {
+    pub const fn zeroed(policy: Policy) -> Totals {
+        Totals {
             policy,
             slice_bytes: 0,
             arenas_claimed: 0,
-            classes: [[ZERO; CLASS_COUNT]; MAX_ARENAS],
-            fallbacks: Fallbacks {
-                zero_size: 0,
-                too_large: 0,
-                over_aligned: 0,
-                slice_exhausted: 0,
-                no_arena: 0,
-                no_reservation: 0,
-            },
+            classes: [ClassStats::ZERO; CLASS_COUNT],
+            fallbacks: Fallbacks::ZERO,
             reservation_bytes: 0,
             advice_errors: 0,
             nursery_bytes: 0,
             nursery_capacity_bytes: 0,
         }
     }
+}
+
+/// A snapshot of every counter: the totals and each arena's own.
+#[derive(Clone, Debug)]
+pub struct Stats {
+    /// The counters summed over arenas, and the heap's state.
+    pub totals: Totals,
+    /// Per arena, per class, up to the last arena ever claimed (at most
+    /// [`MAX_ARENAS`](crate::MAX_ARENAS)); an arena never claimed has zero counters.
+    pub arenas: Vec<[ClassStats; CLASS_COUNT]>,
+}
+
+impl Stats {
+    /// All counters zero, no arena.
+    pub fn zeroed(policy: Policy) -> Stats {
+        Stats {
+            totals: Totals::zeroed(policy),
+            arenas: Vec::new(),
+        }
+    }
 
     /// The counters of one class summed over arenas.
     pub fn class_total(&self, class: usize) -> ClassStats {
-        self.classes
-            .iter()
-            .map(|arena| arena[class])
-            .fold(ClassStats::default(), |a, b| ClassStats {
-                allocs: a.allocs + b.allocs,
-                carved_bytes: a.carved_bytes + b.carved_bytes,
-                reuses: a.reuses + b.reuses,
-                remote_frees: a.remote_frees + b.remote_frees,
-                slow_paths: a.slow_paths + b.slow_paths,
-                switches: a.switches + b.switches,
-            })
+        self.totals.classes[class]
     }
 }
 

@@ -6,7 +6,7 @@ use std::process::Command;
 use std::sync::{Arc, Barrier, mpsc};
 use std::thread;
 
-use slice_alloc::{CLASS_COUNT, HUGE_PAGE, MAX_ARENAS, Policy, SliceAlloc, Stats};
+use slice_alloc::{CLASS_COUNT, HUGE_PAGE, MAX_ARENAS, Policy, SliceAlloc, Stats, Totals};
 
 #[global_allocator]
 static ALLOC: SliceAlloc = SliceAlloc;
@@ -42,7 +42,10 @@ fn main() {
             "threads_beyond_the_arenas_use_the_system_allocator",
             more_threads_than_arenas,
         ),
-        ("stats_into_does_not_allocate", stats_into_does_not_allocate),
+        (
+            "totals_into_does_not_allocate",
+            totals_into_does_not_allocate,
+        ),
         (
             "the_policy_comes_from_the_environment",
             policy_from_environment,
@@ -75,8 +78,8 @@ fn reservation_is_aligned() {
     let (base, len) = slice_alloc::reservation().expect("the reservation is mapped");
     let stats = slice_alloc::stats().unwrap();
     assert_eq!(base % HUGE_PAGE, 0);
-    assert_eq!(len, MAX_ARENAS * CLASS_COUNT * stats.slice_bytes);
-    assert!(stats.slice_bytes >= 4 << 20);
+    assert_eq!(len, MAX_ARENAS * CLASS_COUNT * stats.totals.slice_bytes);
+    assert!(stats.totals.slice_bytes >= 4 << 20);
 }
 
 fn total_remote_frees(stats: &Stats) -> u64 {
@@ -134,7 +137,7 @@ fn multithreaded_workload() {
         "every worker held an arena"
     );
     let after = slice_alloc::stats().unwrap();
-    assert!(after.arenas_claimed >= 2);
+    assert!(after.totals.arenas_claimed >= 2);
     assert!(
         total_remote_frees(&after) >= total_remote_frees(&before) + 8 * 200 * 50,
         "every received word was freed remotely"
@@ -163,7 +166,7 @@ fn inheritance() {
 
 fn more_threads_than_arenas() {
     const THREADS: usize = MAX_ARENAS + 8;
-    let before = slice_alloc::stats().unwrap().fallbacks.no_arena;
+    let before = slice_alloc::stats().unwrap().totals.fallbacks.no_arena;
     let barrier = Arc::new(Barrier::new(THREADS));
     let workers: Vec<_> = (0..THREADS)
         .map(|t| {
@@ -190,21 +193,28 @@ fn more_threads_than_arenas() {
         held < MAX_ARENAS,
         "main holds one, so at most 31 workers held one ({held})"
     );
-    let after = slice_alloc::stats().unwrap().fallbacks.no_arena;
+    let after = slice_alloc::stats().unwrap().totals.fallbacks.no_arena;
     assert!(
         after >= before + 100 * (THREADS - held) as u64,
         "{before} -> {after}"
     );
 }
 
-fn stats_into_does_not_allocate() {
-    let mut first = Box::new(Stats::zeroed(Policy::DEFAULT));
-    let mut second = Box::new(Stats::zeroed(Policy::DEFAULT));
-    let arena = slice_alloc::current_arena().unwrap();
-    assert!(slice_alloc::stats_into(&mut first));
-    assert!(slice_alloc::stats_into(&mut second));
-    assert_eq!(first.classes[arena], second.classes[arena]);
+fn totals_into_does_not_allocate() {
+    let mut first = Box::new(Totals::zeroed(Policy::DEFAULT));
+    let mut second = Box::new(Totals::zeroed(Policy::DEFAULT));
+    assert!(slice_alloc::totals_into(&mut first));
+    assert!(slice_alloc::totals_into(&mut second));
+    assert_eq!(first.classes, second.classes);
     assert_eq!(first.fallbacks, second.fallbacks);
+    // One snapshot's totals are its arenas' sums.
+    let stats = slice_alloc::stats().unwrap();
+    for class in 0..CLASS_COUNT {
+        let mut sum = slice_alloc::ClassStats::ZERO;
+        stats.arenas.iter().for_each(|a| sum.add(&a[class]));
+        assert_eq!(sum, stats.totals.classes[class], "class {class}");
+    }
+    assert!(stats.arenas.len() <= MAX_ARENAS);
 }
 
 fn policy_from_environment() {

@@ -332,7 +332,7 @@ impl SliceReport {
             })
             .collect();
         let mut slices = Vec::new();
-        for (a, arena) in stats.classes.iter().enumerate() {
+        for (a, arena) in stats.arenas.iter().enumerate() {
             for (c, s) in arena.iter().enumerate() {
                 if s.carved_bytes > 0 {
                     slices.push([a as u64, c as u64, s.carved_bytes]);
@@ -347,7 +347,7 @@ impl SliceReport {
                 r.switches += s.switches;
             }
         }
-        let f = &stats.fallbacks;
+        let f = &stats.totals.fallbacks;
         let fallbacks = [
             ("zero_size", f.zero_size),
             ("too_large", f.too_large),
@@ -362,11 +362,11 @@ impl SliceReport {
         let small_fallbacks = f.slice_exhausted + f.no_arena + f.no_reservation;
         let served: u64 = classes.iter().map(|c| c.allocs).sum();
         SliceReport {
-            policy: stats.policy.to_string(),
-            reservation_bytes: stats.reservation_bytes as u64,
-            slice_bytes: stats.slice_bytes as u64,
-            switch_bytes: stats.policy.switch_bytes().unwrap_or(0) as u64,
-            arenas_claimed: stats.arenas_claimed,
+            policy: stats.totals.policy.to_string(),
+            reservation_bytes: stats.totals.reservation_bytes as u64,
+            slice_bytes: stats.totals.slice_bytes as u64,
+            switch_bytes: stats.totals.policy.switch_bytes().unwrap_or(0) as u64,
+            arenas_claimed: stats.totals.arenas_claimed,
             classes,
             fallbacks,
             slices,

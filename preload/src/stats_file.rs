@@ -5,15 +5,16 @@
 //! only.
 //!
 //! Written without allocating: the path is copied at load (the program may change its
-//! environment later), the counters are read into a static snapshot, the line is formatted into
-//! a static buffer and written with one `write` (`O_APPEND`), so lines of processes that exit
-//! together do not interleave.
+//! environment later), the counters summed over arenas are read into a static 1.6 KiB
+//! [`Totals`] (no per-arena snapshot: the line should cost its process as few faults as can
+//! be), the line is formatted into a static buffer and written with one `write` (`O_APPEND`),
+//! so lines of processes that exit together do not interleave.
 
 use std::cell::UnsafeCell;
 use std::fmt::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::*};
 
-use slice_alloc::{CLASS_COUNT, Policy, Stats};
+use slice_alloc::{CLASS_COUNT, Policy, Totals};
 
 /// The environment variable naming the statistics file.
 const STATS_ENV: &std::ffi::CStr = c"CHECKBENCH_SLICE_STATS";
@@ -55,7 +56,7 @@ impl<T> Once<T> {
 static PATH: Once<[u8; PATH_MAX]> = Once::new([0; PATH_MAX]);
 /// Bytes of the path before its NUL; 0 while there is none.
 static PATH_LEN: AtomicUsize = AtomicUsize::new(0);
-static SNAPSHOT: Once<Stats> = Once::new(Stats::zeroed(Policy::DEFAULT));
+static SNAPSHOT: Once<Totals> = Once::new(Totals::zeroed(Policy::DEFAULT));
 static LINE: Once<Line> = Once::new(Line {
     bytes: [0; LINE_MAX],
     len: 0,
@@ -65,7 +66,7 @@ static LINE: Once<Line> = Once::new(Line {
 /// reports the difference.
 struct AtFork {
     forked: AtomicBool,
-    stats: UnsafeCell<Stats>,
+    stats: UnsafeCell<Totals>,
 }
 
 // SAFETY: `stats` is written only by `forked`, in a child where no other thread exists yet, and
@@ -74,7 +75,7 @@ unsafe impl Sync for AtFork {}
 
 static AT_FORK: AtFork = AtFork {
     forked: AtomicBool::new(false),
-    stats: UnsafeCell::new(Stats::zeroed(Policy::DEFAULT)),
+    stats: UnsafeCell::new(Totals::zeroed(Policy::DEFAULT)),
 };
 
 /// Records the counters at a fork, in the child: its line counts from zero.
@@ -87,22 +88,20 @@ pub(crate) unsafe fn forked() {
     let base = unsafe { &mut *AT_FORK.stats.get() };
     // Not served yet: the counters are zero, and so stays the base (in_use never reverts, so
     // a base inherited from an earlier fork was never taken either).
-    slice_alloc::stats_into(base);
+    slice_alloc::totals_into(base);
     AT_FORK.forked.store(true, Release);
 }
 
 /// Subtracts the counters at the fork from `stats` (the state, not counters, stays: policy,
 /// reservation, slice size, arenas claimed).
-fn since_fork(stats: &mut Stats, base: &Stats) {
-    for (arena, before) in stats.classes.iter_mut().zip(&base.classes) {
-        for (c, b) in arena.iter_mut().zip(before) {
-            c.allocs = c.allocs.saturating_sub(b.allocs);
-            c.carved_bytes = c.carved_bytes.saturating_sub(b.carved_bytes);
-            c.reuses = c.reuses.saturating_sub(b.reuses);
-            c.remote_frees = c.remote_frees.saturating_sub(b.remote_frees);
-            c.slow_paths = c.slow_paths.saturating_sub(b.slow_paths);
-            c.switches = c.switches.saturating_sub(b.switches);
-        }
+fn since_fork(stats: &mut Totals, base: &Totals) {
+    for (c, b) in stats.classes.iter_mut().zip(&base.classes) {
+        c.allocs = c.allocs.saturating_sub(b.allocs);
+        c.carved_bytes = c.carved_bytes.saturating_sub(b.carved_bytes);
+        c.reuses = c.reuses.saturating_sub(b.reuses);
+        c.remote_frees = c.remote_frees.saturating_sub(b.remote_frees);
+        c.slow_paths = c.slow_paths.saturating_sub(b.slow_paths);
+        c.switches = c.switches.saturating_sub(b.switches);
     }
     let (f, b) = (&mut stats.fallbacks, &base.fallbacks);
     f.zero_size = f.zero_size.saturating_sub(b.zero_size);
@@ -141,7 +140,7 @@ pub(crate) fn write() {
     let (Some(stats), Some(line)) = (SNAPSHOT.take(), LINE.take()) else {
         return;
     };
-    let served = slice_alloc::stats_into(stats);
+    let served = slice_alloc::totals_into(stats);
     let forked = AT_FORK.forked.load(Acquire);
     if forked {
         // SAFETY: written only by `forked`, before the flag was stored (see AtFork).
@@ -218,7 +217,7 @@ impl fmt::Display for JsonBytes<'_> {
 }
 
 /// A JSON array of one counter of every class, summed over arenas.
-struct PerClass<'a>(&'a Stats, fn(&slice_alloc::ClassStats) -> u64);
+struct PerClass<'a>(&'a Totals, fn(&slice_alloc::ClassStats) -> u64);
 
 impl fmt::Display for PerClass<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -227,7 +226,7 @@ impl fmt::Display for PerClass<'_> {
             if class > 0 {
                 f.write_char(',')?;
             }
-            write!(f, "{}", (self.1)(&self.0.class_total(class)))?;
+            write!(f, "{}", (self.1)(&self.0.classes[class]))?;
         }
         f.write_char(']')
     }
@@ -246,7 +245,7 @@ fn exe(buf: &mut [u8; 1024]) -> &[u8] {
     &buf[..n.max(0) as usize]
 }
 
-fn format(line: &mut Line, stats: &Stats, served: bool, forked: bool) -> fmt::Result {
+fn format(line: &mut Line, stats: &Totals, served: bool, forked: bool) -> fmt::Result {
     let mut exe_buf = [0u8; 1024];
     // SAFETY: getpid and getppid cannot fail.
     let (pid, ppid) = unsafe { (libc::getpid(), libc::getppid()) };
@@ -260,9 +259,8 @@ fn format(line: &mut Line, stats: &Stats, served: bool, forked: bool) -> fmt::Re
     } else {
         line.write_str("\"policy\":null,")?;
     }
-    let total = |f: fn(&slice_alloc::ClassStats) -> u64| -> u64 {
-        (0..CLASS_COUNT).map(|c| f(&stats.class_total(c))).sum()
-    };
+    let total =
+        |f: fn(&slice_alloc::ClassStats) -> u64| -> u64 { stats.classes.iter().map(f).sum() };
     let fb = &stats.fallbacks;
     write!(
         line,

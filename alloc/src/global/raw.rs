@@ -5,7 +5,7 @@
 //! hook.
 //!
 //! Every function here works on the same heap as [`SliceAlloc`](crate::SliceAlloc): the same
-//! reservation, policy and statistics ([`stats_into`](crate::stats_into)). The fast path is
+//! reservation, policy and statistics ([`totals_into`](crate::totals_into)). The fast path is
 //! the one `SliceAlloc` runs; only the thread-local and the system fallbacks of the caller's
 //! own routing are the caller's.
 

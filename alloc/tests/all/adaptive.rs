@@ -40,7 +40,7 @@ fn classes_of_every_arena_take_spans_side_by_side_from_one_frontier() {
             "not in a slice"
         );
     }
-    assert_eq!(heap.stats().nursery_bytes, 4 * SPAN as u64);
+    assert_eq!(heap.stats().totals.nursery_bytes, 4 * SPAN as u64);
 }
 
 #[test]
@@ -66,7 +66,7 @@ fn carving_is_contiguous_within_a_span_and_goes_on_at_the_frontier() {
         "the spent span gives way to the frontier"
     );
     let stats = heap.stats();
-    let class = stats.classes[0][2];
+    let class = stats.arenas[0][2];
     assert_eq!(class.carved_bytes, ((per_span + 1) * size) as u64);
     assert_eq!(class.allocs, (per_span + 1) as u64);
     assert_eq!(class.slow_paths, 2, "one per span");
@@ -83,7 +83,7 @@ fn freeing_everything_then_allocating_returns_the_first_nursery_block() {
     }
     assert_eq!(arena.alloc(layout(64)), blocks[0]);
     assert_eq!(arena.alloc(layout(60)), blocks[1]);
-    assert_eq!(heap.stats().classes[0][3].reuses, 2);
+    assert_eq!(heap.stats().arenas[0][3].reuses, 2);
 }
 
 #[test]
@@ -159,9 +159,9 @@ fn a_spent_nursery_sends_the_class_to_its_slice_then_to_the_system() {
         "the freed system block was not listed"
     );
     let stats = heap.stats();
-    assert_eq!(stats.fallbacks.slice_exhausted, 2);
-    assert_eq!(stats.classes[0][0].reuses, 0);
-    assert_eq!(stats.classes[0][0].carved_bytes, (len + 4096) as u64);
+    assert_eq!(stats.totals.fallbacks.slice_exhausted, 2);
+    assert_eq!(stats.arenas[0][0].reuses, 0);
+    assert_eq!(stats.arenas[0][0].carved_bytes, (len + 4096) as u64);
     // SAFETY: both are live blocks of this heap for 16 bytes: one of the nursery, one of the
     // system.
     unsafe {
@@ -188,7 +188,7 @@ fn the_slow_path_drains_remote_frees_before_taking_a_new_span() {
     assert_eq!(arena.alloc(layout(16)), blocks[20]);
     assert_eq!(arena.alloc(layout(16)), blocks[10]);
     assert_eq!(
-        heap.stats().nursery_bytes,
+        heap.stats().totals.nursery_bytes,
         SPAN as u64,
         "no second span yet"
     );
@@ -263,7 +263,7 @@ fn blocks_of_eight_threads_freed_remotely_come_back_to_their_own_arena() {
         unsafe { heap.dealloc(p as *mut u8, layout(size)) };
     }
     let stats = heap.stats();
-    let remote: u64 = stats.classes.iter().flatten().map(|c| c.remote_frees).sum();
+    let remote: u64 = stats.arenas.iter().flatten().map(|c| c.remote_frees).sum();
     assert_eq!(remote, (THREADS * BLOCKS) as u64);
     let handles: Vec<_> = (0..THREADS).map(|_| heap.claim().unwrap()).collect();
     for (arena, blocks) in &handed {
@@ -278,8 +278,8 @@ fn blocks_of_eight_threads_freed_remotely_come_back_to_their_own_arena() {
         assert!(again == wanted, "arena {arena} gets its own blocks back");
     }
     assert_eq!(
-        heap.stats().nursery_bytes,
-        stats.nursery_bytes,
+        heap.stats().totals.nursery_bytes,
+        stats.totals.nursery_bytes,
         "nothing new carved"
     );
 }

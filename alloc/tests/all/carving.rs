@@ -51,7 +51,7 @@ fn carving_is_contiguous_across_the_switch_point() {
     }
     assert!(straddled, "one block straddles the switch point");
     let stats = heap.stats();
-    let class = stats.classes[0][2];
+    let class = stats.arenas[0][2];
     assert_eq!(class.switches, 1);
     assert_eq!(class.slow_paths, 2, "first use and the switch");
     assert_eq!(class.allocs, class.carved_bytes / size as u64);
@@ -84,7 +84,7 @@ fn freeing_everything_then_allocating_returns_the_first_block() {
     assert_eq!(arena.alloc(layout(64)), blocks[0]);
     // the free list is LIFO: the rest come back in allocation order
     assert_eq!(arena.alloc(layout(60)), blocks[1]);
-    assert_eq!(heap.stats().classes[0][3].reuses, 2);
+    assert_eq!(heap.stats().arenas[0][3].reuses, 2);
 }
 
 #[test]

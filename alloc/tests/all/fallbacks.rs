@@ -14,7 +14,7 @@ fn an_exhausted_slice_falls_back_and_system_blocks_never_enter_the_class() {
     assert!(blocks.iter().all(|&p| heap.locate(p) == Some((0, 0))));
     let spill = arena.alloc(layout(16));
     assert_eq!(heap.locate(spill), None);
-    assert_eq!(heap.stats().fallbacks.slice_exhausted, 1);
+    assert_eq!(heap.stats().totals.fallbacks.slice_exhausted, 1);
     // SAFETY: spill came from this heap for 16 bytes.
     unsafe { arena.dealloc(spill, layout(16)) };
     let again = arena.alloc(layout(16));
@@ -24,8 +24,8 @@ fn an_exhausted_slice_falls_back_and_system_blocks_never_enter_the_class() {
         "the freed system block was not listed"
     );
     let stats = heap.stats();
-    assert_eq!(stats.fallbacks.slice_exhausted, 2);
-    assert_eq!(stats.classes[0][0].reuses, 0);
+    assert_eq!(stats.totals.fallbacks.slice_exhausted, 2);
+    assert_eq!(stats.arenas[0][0].reuses, 0);
     // SAFETY: blocks[7] is a live slice block for 16 bytes; again a system one.
     unsafe {
         arena.dealloc(blocks[7], layout(16));
@@ -47,7 +47,7 @@ fn a_thread_without_an_arena_uses_the_system_allocator() {
     let p = heap.alloc(layout(32));
     assert!(!p.is_null());
     assert_eq!(heap.locate(p), None);
-    assert_eq!(heap.stats().fallbacks.no_arena, 1);
+    assert_eq!(heap.stats().totals.fallbacks.no_arena, 1);
     // SAFETY: p came from this heap for 32 bytes.
     unsafe { heap.dealloc(p, layout(32)) };
     drop(a);
@@ -74,7 +74,7 @@ fn zero_size_large_and_over_aligned_requests_go_to_the_system() {
         unsafe { arena.dealloc(p, layout) };
     }
     assert_eq!(
-        heap.stats().fallbacks,
+        heap.stats().totals.fallbacks,
         Fallbacks {
             zero_size: 2,
             too_large: 2,

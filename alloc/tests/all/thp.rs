@@ -107,7 +107,7 @@ fn collapse_makes_the_whole_slice_huge_at_the_switch() {
     }
     let head = vm_flags(start);
     assert!(has(&head, "hg") && !has(&head, "nh"), "{head:?}");
-    assert_eq!(heap.stats().classes[0][31].switches, 1);
+    assert_eq!(heap.stats().arenas[0][31].switches, 1);
 }
 
 /// Pages of `[start, start + len)` resident now, per mincore.
@@ -150,8 +150,8 @@ fn populate_faults_in_the_small_page_prefix_one_step_ahead_of_the_bump_pointer()
         "other slices are not"
     );
     let stats = heap.stats();
-    assert_eq!(stats.advice_errors, 0);
-    assert_eq!(stats.classes[0][31].slow_paths, 2, "one slow path per step");
+    assert_eq!(stats.totals.advice_errors, 0);
+    assert_eq!(stats.arenas[0][31].slow_paths, 2, "one slow path per step");
 }
 
 /// AnonHugePages of the mapping holding `addr`, in KiB.
@@ -177,6 +177,10 @@ fn collapse_turns_the_touched_prefix_into_huge_pages_at_the_switch() {
     }
     assert_eq!(anon_huge_kib(start), 0, "small pages before the switch");
     arena.alloc(layout(512));
-    assert_eq!(heap.stats().advice_errors, 0, "MADV_COLLAPSE was accepted");
+    assert_eq!(
+        heap.stats().totals.advice_errors,
+        0,
+        "MADV_COLLAPSE was accepted"
+    );
     assert_eq!(anon_huge_kib(start), 4096, "two huge pages after it");
 }

@@ -68,7 +68,7 @@ fn blocks_freed_remotely_by_eight_threads_are_neither_lost_nor_duplicated() {
 
     let stats = heap.stats();
     let remote: u64 = (0..THREADS)
-        .flat_map(|a| stats.classes[a].iter())
+        .flat_map(|a| stats.arenas[a].iter())
         .map(|c| c.remote_frees)
         .sum();
     assert_eq!(remote, (THREADS * BLOCKS) as u64);
@@ -85,7 +85,7 @@ fn blocks_freed_remotely_by_eight_threads_are_neither_lost_nor_duplicated() {
         );
     }
     let carved_before: Vec<u64> = stats
-        .classes
+        .arenas
         .iter()
         .flatten()
         .map(|c| c.carved_bytes)
@@ -99,7 +99,7 @@ fn blocks_freed_remotely_by_eight_threads_are_neither_lost_nor_duplicated() {
     }
     let after = heap.stats();
     let carved_after: Vec<u64> = after
-        .classes
+        .arenas
         .iter()
         .flatten()
         .map(|c| c.carved_bytes)
@@ -149,7 +149,7 @@ fn all_arenas_can_be_held_and_the_next_claim_is_refused() {
     assert!(heap.claim().is_none());
     drop(handles);
     assert_eq!(heap.claim().unwrap().index(), 0);
-    assert_eq!(heap.stats().arenas_claimed, MAX_ARENAS as u32);
+    assert_eq!(heap.stats().totals.arenas_claimed, MAX_ARENAS as u32);
 }
 
 #[test]
@@ -169,9 +169,9 @@ fn the_slow_path_drains_remote_frees_before_falling_back() {
     );
     assert_eq!(arena.alloc(layout(16)), blocks[10]);
     let stats = heap.stats();
-    assert_eq!(stats.classes[0][0].remote_frees, 2);
-    assert_eq!(stats.classes[0][0].reuses, 2);
-    assert_eq!(stats.fallbacks.slice_exhausted, 0);
+    assert_eq!(stats.arenas[0][0].remote_frees, 2);
+    assert_eq!(stats.arenas[0][0].reuses, 2);
+    assert_eq!(stats.totals.fallbacks.slice_exhausted, 0);
     assert_eq!(
         heap.locate(arena.alloc(layout(16))),
         None,
