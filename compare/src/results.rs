@@ -20,6 +20,7 @@ use crate::shard::ShardRecord;
 use crate::stats::{self, Metric, Ratio};
 use crate::workload::WorkloadKind;
 
+mod digests;
 pub mod kernel;
 
 /// A whole bake-off, as the JSON export writes it.
@@ -361,9 +362,17 @@ pub enum RunStatus {
     DigestMismatch {
         expected: String,
     },
+    /// The child succeeded, but no digest of its cell is the one most runs share: `digests`
+    /// different ones among `runs` runs, none more common than every other (a command whose
+    /// output changes from run to run), so no run can be told right.
+    DigestUnsettled {
+        runs: usize,
+        digests: usize,
+    },
 }
 
 const DIGEST_MISMATCH: &str = "digest differs from the other contenders' majority digest ";
+const DIGEST_UNSETTLED: &str = "digest unsettled: ";
 
 impl RunStatus {
     pub fn is_ok(&self) -> bool {
@@ -377,6 +386,12 @@ impl fmt::Display for RunStatus {
             RunStatus::Ok => f.write_str("ok"),
             RunStatus::Failed(why) => f.write_str(why),
             RunStatus::DigestMismatch { expected } => write!(f, "{DIGEST_MISMATCH}{expected}"),
+            RunStatus::DigestUnsettled { runs, digests } => write!(
+                f,
+                "{DIGEST_UNSETTLED}{digests} different digests in {runs} runs of this cell, none \
+                 the most common: its output is not the same from run to run (--no-digest \
+                 measures such a command without comparing its output)"
+            ),
         }
     }
 }
@@ -396,6 +411,13 @@ impl<'de> Deserialize<'de> for RunStatus {
             RunStatus::DigestMismatch {
                 expected: expected.to_string(),
             }
+        } else if let Some((digests, runs)) = text.strip_prefix(DIGEST_UNSETTLED).and_then(|rest| {
+            let mut words = rest.split(' ');
+            let digests = words.next()?.parse().ok()?;
+            let runs = words.nth(3)?.parse().ok()?;
+            Some((digests, runs))
+        }) {
+            RunStatus::DigestUnsettled { runs, digests }
         } else {
             RunStatus::Failed(text)
         })
@@ -888,72 +910,5 @@ impl Results {
             }
         }
         cells
-    }
-
-    /// The most common digest of each corpus and checker count among runs that reported
-    /// one (ties go to the digest recorded first).
-    fn majority_digests(&self) -> BTreeMap<(String, usize), String> {
-        let mut tallies: BTreeMap<(String, usize), Vec<(String, usize)>> = BTreeMap::new();
-        for set in &self.results {
-            for run in &set.runs {
-                if matches!(run.status, RunStatus::Ok | RunStatus::DigestMismatch { .. }) {
-                    let tally = tallies
-                        .entry((set.corpus.clone(), set.checkers))
-                        .or_default();
-                    match tally.iter_mut().find(|(digest, _)| *digest == run.digest) {
-                        Some((_, n)) => *n += 1,
-                        None => tally.push((run.digest.clone(), 1)),
-                    }
-                }
-            }
-        }
-        tallies
-            .into_iter()
-            .filter_map(|(key, tally)| {
-                // max_by_key keeps the last of equals; reverse so the first recorded wins.
-                let (digest, _) = tally.into_iter().rev().max_by_key(|(_, n)| *n)?;
-                Some((key, digest))
-            })
-            .collect()
-    }
-
-    /// **The digest does not depend on the allocator**: on one corpus at one checker count
-    /// every contender must report the same one. Runs whose digest differs from the most
-    /// common one are marked and excluded.
-    fn settle_digests(&mut self) {
-        let majority = self.majority_digests();
-        for set in &mut self.results {
-            let Some(expected) = majority.get(&(set.corpus.clone(), set.checkers)) else {
-                continue;
-            };
-            for run in &mut set.runs {
-                if matches!(run.status, RunStatus::Ok | RunStatus::DigestMismatch { .. }) {
-                    run.status = if run.digest == *expected {
-                        RunStatus::Ok
-                    } else {
-                        RunStatus::DigestMismatch {
-                            expected: expected.clone(),
-                        }
-                    };
-                }
-            }
-        }
-    }
-
-    /// Corpora whose digest changes with the checker count, with the digest at each count.
-    /// The checker promises it does not; a difference is the workload's bug, reported but
-    /// not held against any contender.
-    pub fn digest_disagreements(&self) -> Vec<(String, Vec<(usize, String)>)> {
-        let mut by_corpus: BTreeMap<String, Vec<(usize, String)>> = BTreeMap::new();
-        for ((corpus, checkers), digest) in self.majority_digests() {
-            by_corpus
-                .entry(corpus)
-                .or_default()
-                .push((checkers, digest));
-        }
-        by_corpus
-            .into_iter()
-            .filter(|(_, digests)| digests.iter().any(|(_, d)| *d != digests[0].1))
-            .collect()
     }
 }

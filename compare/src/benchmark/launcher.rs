@@ -3,6 +3,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+use crate::benchmark::capture::Stdout;
 use crate::benchmark::measure::{self, Measurement};
 use crate::contender::{Contender, variant};
 use crate::results::Run;
@@ -28,6 +29,11 @@ pub trait Launcher {
     /// How long one run may take before it is killed and recorded as timed out.
     fn timeout(&self) -> Option<Duration> {
         None
+    }
+
+    /// What a run keeps of its standard output: by default all of it, a child's report.
+    fn stdout(&self) -> Stdout {
+        Stdout::Keep
     }
 
     /// Turns what was observed of one run into the recorded run: by default, a checker

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use checker::report::RunReport;
 
+use crate::benchmark::capture::{self, Captured, Stdout};
 use crate::benchmark::vmstat::Counters;
 use crate::contender::Contender;
 use crate::results::kernel::{KernelEvents, Sample, Timeline};
@@ -36,8 +37,14 @@ pub struct Measurement {
     /// seconds: time the hypervisor ran something else on our virtual CPUs. `None`
     /// where /proc/stat has no steal column.
     pub steal_s: Option<f64>,
+    /// Standard output, if kept ([`Stdout::Keep`]).
     pub stdout: Vec<u8>,
+    /// The digest of all of standard output, if asked for ([`Stdout::Digest`]).
+    pub stdout_digest: Option<String>,
+    /// Of standard error, its first and last [`capture::STDERR_KEPT`] bytes.
     pub stderr: Vec<u8>,
+    /// Lines of standard error that say ld.so refused a preload, wherever they came.
+    pub not_preloaded: Vec<String>,
     /// The largest AnonHugePages of the child's samples, in KiB (0 if none was taken).
     pub anon_huge_peak_kib: u64,
     /// The child's RSS and AnonHugePages every [`SAMPLE_INTERVAL`] while it ran; `None`
@@ -130,10 +137,22 @@ pub fn measure(
 /// As [`measure`], sampling the child's memory every `sample` (never with `None`, which
 /// only measures what the sampling costs: the bake-off samples every child alike).
 pub fn measure_sampled(
+    command: Command,
+    timeout: Option<Duration>,
+    stop: &AtomicBool,
+    sample: Option<Duration>,
+) -> io::Result<Measurement> {
+    measure_with(command, timeout, stop, sample, Stdout::Keep)
+}
+
+/// As [`measure_sampled`], keeping of the child's standard output what `stdout` says: **output
+/// is hashed while it streams**, so that a command's output is never held whole.
+pub fn measure_with(
     mut command: Command,
     timeout: Option<Duration>,
     stop: &AtomicBool,
     sample: Option<Duration>,
+    stdout: Stdout,
 ) -> io::Result<Measurement> {
     command
         .stdin(Stdio::null())
@@ -166,30 +185,21 @@ pub fn measure_sampled(
     let start = Instant::now();
     let mut child = command.spawn()?;
     let pid = child.id() as libc::pid_t;
-    let reader = |pipe: Option<Box<dyn Read + Send>>| {
-        let (sender, read) = crossbeam_channel::bounded(1);
+    fn reader(
+        pipe: Option<impl Read + Send + 'static>,
+        read: impl FnOnce(Box<dyn Read + Send>) -> Captured + Send + 'static,
+    ) -> crossbeam_channel::Receiver<Captured> {
+        let (sender, captured) = crossbeam_channel::bounded(1);
         std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            if let Some(mut pipe) = pipe {
-                // A read error leaves what was read; the exit status tells the rest.
-                let _ = pipe.read_to_end(&mut buf);
-            }
-            let _ = sender.send(buf);
+            let pipe = pipe.map(|p| Box::new(p) as Box<dyn Read + Send>);
+            let _ = sender.send(pipe.map(read).unwrap_or_default());
         });
-        read
-    };
-    let stdout_reader = reader(
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let stderr_reader = reader(
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
+        captured
+    }
+    let stdout_reader = reader(child.stdout.take(), move |pipe| {
+        capture::stdout(pipe, stdout)
+    });
+    let stderr_reader = reader(child.stderr.take(), capture::stderr);
     let (exited, exit) = crossbeam_channel::bounded(1);
     std::thread::spawn(move || {
         // Wait for the exit without reaping, so that the group id is still ours to kill:
@@ -233,10 +243,10 @@ pub fn measure_sampled(
     let (status, usage) = reaped?;
     let read_by = Instant::now() + READ_GRACE;
     let mut output_held = false;
-    let mut collect = |reader: crossbeam_channel::Receiver<Vec<u8>>| {
+    let mut collect = |reader: crossbeam_channel::Receiver<Captured>| {
         reader.recv_deadline(read_by).unwrap_or_else(|_| {
             output_held = true;
-            Vec::new()
+            Captured::default()
         })
     };
     let stdout = collect(stdout_reader);
@@ -257,8 +267,10 @@ pub fn measure_sampled(
         rusage: usage,
         started_unix_s,
         steal_s,
-        stdout,
-        stderr,
+        stdout: stdout.kept,
+        stdout_digest: stdout.digest,
+        stderr: stderr.kept,
+        not_preloaded: stderr.not_preloaded,
         anon_huge_peak_kib,
         timeline,
         vmstat,
@@ -369,10 +381,7 @@ pub fn measured_run(round: usize, measured: &Measurement) -> Run {
 /// with the reason from its stderr.
 pub fn exit_status(measured: &Measurement) -> Result<(), String> {
     if let Some(limit) = measured.timed_out {
-        return Err(format!(
-            "timed out: killed after {} s (--timeout)",
-            limit.as_secs_f64()
-        ));
+        return Err(timed_out(limit));
     }
     if measured.output_held {
         return Err(format!(
@@ -381,16 +390,31 @@ pub fn exit_status(measured: &Measurement) -> Result<(), String> {
             READ_GRACE.as_secs()
         ));
     }
-    let stderr = reason_line(&measured.stderr);
+    ended(measured.exit, &measured.stderr)
+}
+
+/// Why a process that ended as `exit` failed, in the words of every failed run: how it ended
+/// and the line of its standard error that says why (the first that begins with "error", else
+/// the last); `Ok` if it exited 0. The binding probe's run says the same of the same failure.
+pub fn ended(exit: Exit, stderr: &[u8]) -> Result<(), String> {
+    let stderr = reason_line(stderr);
     let because = |what: String| match &stderr {
         Some(line) => format!("{what}: {line}"),
         None => what,
     };
-    match measured.exit {
+    match exit {
         Exit::Signal(signal) => Err(because(format!("killed by {}", signal_name(signal)))),
         Exit::Code(code) if code != 0 => Err(because(format!("exit code {code}"))),
         Exit::Code(_) => Ok(()),
     }
+}
+
+/// The time-limit failure's words, as every failed run says them.
+pub fn timed_out(limit: Duration) -> String {
+    format!(
+        "timed out: killed after {} s (--timeout)",
+        limit.as_secs_f64()
+    )
 }
 
 /// Turns what was observed into a recorded run: the figures, the child's digest and

@@ -2,6 +2,7 @@
 //! ([`launcher`]), how one run is measured ([`measure`]), and the loop that ties them
 //! together and keeps every finished run ([`runner`]), giving every child the same
 //! stack and environment layout ([`layout`]).
+pub mod capture;
 pub mod children;
 pub mod launcher;
 pub mod layout;

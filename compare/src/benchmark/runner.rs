@@ -197,7 +197,13 @@ impl Runner<'_> {
         let mut command = self.launcher.command(&request);
         let padding = layout::padding_bytes(results.settings.seed, slot);
         layout::equalize(&mut command, padding);
-        let measured = measure::measure(command, self.launcher.timeout(), self.stop);
+        let measured = measure::measure_with(
+            command,
+            self.launcher.timeout(),
+            self.stop,
+            Some(measure::SAMPLE_INTERVAL),
+            self.launcher.stdout(),
+        );
         // Ctrl-C reaches the child too, and it may die before our handler has run.
         let child_interrupted = matches!(&measured, Ok(m) if m.exit == Exit::Signal(libc::SIGINT));
         if child_interrupted || self.stop.load(Ordering::SeqCst) {

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
 
+use crate::benchmark::capture::Stdout;
 use crate::benchmark::children::Origin;
 use crate::benchmark::launcher::{Launcher, Request, SLICE_POLICY_ENV, isolate_knobs};
 use crate::benchmark::measure::{self, Measurement};
@@ -89,6 +90,27 @@ pub fn prepare(
         builds,
     };
     let stop = AtomicBool::new(false);
+    // **Failures are symmetric**: every command runs once under glibc's malloc before any probe
+    // or run, whatever the contenders, so that a command that cannot run at all (not found, a
+    // bad option) is refused up front, in the words a failed run has, and is never taken for
+    // the failure of the first contender probed.
+    let glibc = setup::resolve(Contender::System, &slice_library)?;
+    for command in commands {
+        let measured = measure::measure_with(
+            launcher.shell(&glibc, command),
+            timeout,
+            &stop,
+            Some(measure::SAMPLE_INTERVAL),
+            Stdout::Discard,
+        )
+        .with_context(|| format!("starting --command `{command}` under glibc's malloc"))?;
+        measure::exit_status(&measured).map_err(|why| {
+            anyhow!(
+                "--command `{command}` fails under glibc's malloc without any preload (tried \
+                 once before the first run): {why}"
+            )
+        })?;
+    }
     // Slice contenders too: their statistics lines show that some process was served, the
     // probe that no program of the command left the preload behind.
     let probed: Vec<&Setup> = launcher.setups.iter().collect();
@@ -166,6 +188,16 @@ impl CommandLauncher {
 impl Launcher for CommandLauncher {
     fn timeout(&self) -> Option<Duration> {
         self.timeout
+    }
+
+    /// Its digest, hashed as it streams (nothing with `--no-digest`): a command's output is
+    /// never held whole.
+    fn stdout(&self) -> Stdout {
+        if self.digest {
+            Stdout::Digest
+        } else {
+            Stdout::Discard
+        }
     }
 
     fn command(&self, request: &Request<'_>) -> Command {

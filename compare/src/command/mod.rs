@@ -34,13 +34,3 @@ pub struct CommandSettings {
     /// differs from the majority's fails); false with `--no-digest`.
     pub digest: bool,
 }
-
-/// The digest of a command's standard output: the first 16 hex digits of its SHA-256.
-pub fn output_digest(stdout: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(stdout)
-        .iter()
-        .take(8)
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}

@@ -26,6 +26,7 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use crate::benchmark::measure::{self, Exit};
 use crate::command::elf::Linking;
 use crate::command::proof::CommandProof;
 use crate::command::setup::Setup;
@@ -286,25 +287,22 @@ fn is_expected(object: &str, expected: Option<&Path>) -> bool {
 /// small requests: 1%.
 pub const MAX_UNSERVED_CPU_SHARE: f64 = 0.01;
 
-/// Why a traced run's end fails the probe: timed out, a signal or a non-zero exit code, with
-/// the last line of its stderr.
-fn failed(tree: &Tree, stderr: &Path) -> Option<String> {
+/// Why a traced run's end fails the probe: timed out, a signal or a non-zero exit code, in
+/// the words a measured run's failure has ([`measure::ended`]).
+fn failed(tree: &Tree, stderr: &Path, timeout: Option<Duration>) -> Option<String> {
     if tree.timed_out {
-        return Some("timed out: killed with its process group (--timeout)".to_string());
+        return Some(timeout.map_or_else(
+            || "timed out: killed with its process group".to_string(),
+            measure::timed_out,
+        ));
     }
     let status = tree.status;
-    let what = if libc::WIFSIGNALED(status) {
-        format!("killed by signal {}", libc::WTERMSIG(status))
-    } else if libc::WEXITSTATUS(status) != 0 {
-        format!("exit code {}", libc::WEXITSTATUS(status))
+    let exit = if libc::WIFSIGNALED(status) {
+        Exit::Signal(libc::WTERMSIG(status))
     } else {
-        return None;
+        Exit::Code(libc::WEXITSTATUS(status))
     };
-    let text = std::fs::read_to_string(stderr).unwrap_or_default();
-    Some(match text.lines().map(str::trim).rfind(|l| !l.is_empty()) {
-        Some(line) => format!("{what}: {}", line.chars().take(400).collect::<String>()),
-        None => what,
-    })
+    measure::ended(exit, &std::fs::read(stderr).unwrap_or_default()).err()
 }
 
 /// Runs `command` (`sh -c CMD` in the environment a measured run of `setup` gets) once with
@@ -330,7 +328,7 @@ pub fn prove(
     let tree = tree::trace(command, file, timeout, stop).map_err(|e| {
         format!("cannot start the command traced (ptrace follows its process tree): {e}")
     })?;
-    if let Some(why) = failed(&tree, &stderr) {
+    if let Some(why) = failed(&tree, &stderr, timeout) {
         return Err(format!("the command failed: {why}"));
     }
     let images = all_images(dir.path()).map_err(|e| format!("reading ld.so's output: {e}"))?;

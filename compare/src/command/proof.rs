@@ -19,7 +19,6 @@ use checker::report::SliceReport;
 use slice_alloc::Policy;
 
 use crate::benchmark::measure::{self, Measurement};
-use crate::command::setup::NOT_PRELOADED;
 use crate::contender::Contender;
 use crate::results::{AllocatorProof, Run, RunStatus};
 
@@ -232,7 +231,7 @@ pub fn judge(round: usize, measured: &Measurement, digest: bool, expect: Expect<
         return run;
     }
     if digest {
-        run.digest = super::output_digest(&measured.stdout);
+        run.digest = measured.stdout_digest.clone().unwrap_or_default();
     }
     let proof = match expect {
         Expect::Slice {
@@ -248,13 +247,10 @@ pub fn judge(round: usize, measured: &Measurement, digest: bool, expect: Expect<
                 }
                 proof
             }),
-        Expect::Library { proof } => {
-            let stderr = String::from_utf8_lossy(&measured.stderr);
-            match stderr.lines().find(|l| l.contains(NOT_PRELOADED)) {
-                Some(line) => Err(format!("not preloaded: {}", line.trim())),
-                None => Ok(proof.clone()),
-            }
-        }
+        Expect::Library { proof } => match measured.not_preloaded.first() {
+            Some(line) => Err(format!("not preloaded: {line}")),
+            None => Ok(proof.clone()),
+        },
         Expect::System { proof } => Ok(proof.clone()),
     };
     match proof {

@@ -7,6 +7,7 @@ use std::process::{Command, Stdio};
 
 use slice_alloc::Policy;
 
+use crate::benchmark::capture::NOT_PRELOADED;
 use crate::benchmark::launcher::SLICE_POLICY_ENV;
 use crate::command::SHELL;
 use crate::contender::{Contender, variant::Base};
@@ -16,8 +17,6 @@ pub const SLICE_LIBRARY: &str = "libslice_alloc.so";
 /// The statistics variable of the slice library: a file each exiting process appends a
 /// JSON line to.
 pub const SLICE_STATS_ENV: &str = "CHECKBENCH_SLICE_STATS";
-/// What ld.so prints on stderr when it cannot load a preload library (and goes on without).
-pub const NOT_PRELOADED: &str = "cannot be preloaded";
 
 /// Where the system's shared libraries of mimalloc and jemalloc are looked for, before
 /// ld.so's cache (`ldconfig -p`).

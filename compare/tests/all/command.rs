@@ -135,7 +135,7 @@ fn a_command_bakeoff_under_slice_nohuge_slice_hybrid_and_system_finishes_with_ok
 }
 
 #[test]
-fn a_command_whose_output_differs_between_runs_is_a_failed_run_unless_no_digest() {
+fn a_command_whose_output_never_repeats_has_no_ok_run_unless_no_digest() {
     let random = "od -An -N8 -tx8 /dev/urandom";
     let plan = [
         "--contenders",
@@ -150,23 +150,28 @@ fn a_command_whose_output_differs_between_runs_is_a_failed_run_unless_no_digest(
         &[&["--command", random, "--runs", "3"][..], &plan[..]].concat(),
     );
     assert!(
-        out.status.success(),
-        "{}",
+        !out.status.success(),
+        "a bake-off without an ok run fails: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     let results = load(&dir);
     let system = set(&results, "system");
-    assert_eq!(system["ok_runs"], 1, "{}", system["runs"]);
+    assert_eq!(
+        system["ok_runs"], 0,
+        "no run is kept at random: {}",
+        system["runs"]
+    );
     let failed: Vec<&str> = system["runs"]
         .as_array()
         .unwrap()
         .iter()
         .map(|r| r["status"].as_str().unwrap())
-        .filter(|s| *s != "ok")
         .collect();
-    assert_eq!(failed.len(), 2);
+    assert_eq!(failed.len(), 3);
     assert!(
-        failed.iter().all(|s| s.starts_with("digest differs")),
+        failed
+            .iter()
+            .all(|s| s.starts_with("digest unsettled: 3 different digests in 3 runs")),
         "{failed:?}"
     );
 
@@ -608,5 +613,74 @@ fn a_command_that_is_not_found_is_refused_before_any_run_under_slice_contenders_
             "not found",
             "before the first run",
         ],
+    );
+}
+
+#[test]
+fn a_command_that_fails_without_any_preload_is_refused_before_any_run_whatever_the_contenders() {
+    // Runs under every preload, fails under glibc's malloc alone: no contender runs it plain.
+    let command = "[ -n \"$LD_PRELOAD\" ] || { echo 'error: needs a preload' >&2; \
+                   echo 'more detail' >&2; exit 4; }";
+    refused_with_children_saying(
+        &library_dir(),
+        &[
+            "--command",
+            command,
+            "--contenders",
+            "slice-nohuge",
+            "--no-control",
+        ],
+        &[
+            "fails under glibc's malloc",
+            "before the first run",
+            "exit code 4: error: needs a preload",
+        ],
+    );
+}
+
+/// A command that succeeds its first `good` times (counted in `counter`), then fails saying
+/// `error: boom` and, after it, another line.
+fn fails_after(counter: &Path, good: u32) -> String {
+    let counter = counter.display();
+    format!(
+        "n=$(cat {counter} 2>/dev/null || echo 0); echo $((n + 1)) > {counter}; \
+         [ \"$n\" -lt {good} ] || {{ echo 'error: boom' >&2; echo 'more detail' >&2; exit 3; }}"
+    )
+}
+
+#[test]
+fn a_probe_failure_and_a_measured_run_failure_say_the_same_words() {
+    let counters = tempfile::tempdir().unwrap();
+    let plan = |command: &str| {
+        [
+            "--command".to_string(),
+            command.to_string(),
+            "--contenders".to_string(),
+            "slice-nohuge".to_string(),
+            "--no-control".to_string(),
+            "--runs".to_string(),
+            "1".to_string(),
+        ]
+    };
+    // Glibc's trial passes, the binding probe under slice-nohuge fails: refused.
+    let probed = fails_after(&counters.path().join("probe"), 1);
+    let args = plan(&probed);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    refused_with_children_saying(
+        &library_dir(),
+        &args,
+        &["slice-nohuge", "binding probe", "exit code 3: error: boom"],
+    );
+    // Glibc's trial and the probe pass, the measured run fails: a failed run.
+    let measured = fails_after(&counters.path().join("run"), 2);
+    let args = plan(&measured);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (out, dir) = compare(&library_dir(), &args);
+    let said = String::from_utf8_lossy(&out.stderr);
+    let results = load(&dir);
+    let runs = &set(&results, "slice-nohuge")["runs"];
+    assert_eq!(
+        runs[0]["status"], "exit code 3: error: boom",
+        "{said}\n{runs}"
     );
 }
