@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use super::memory::Figure;
+use super::scaling;
 use super::{ExportError, Exporter};
 use crate::benchmark::measure::SAMPLE_INTERVAL;
 use crate::output::kernel;
@@ -49,11 +50,12 @@ pub fn plan(settings: &crate::results::Settings) -> String {
 
 /// The Markdown report of `results`, without the memory figures.
 pub fn render(results: &Results) -> String {
-    render_with(results, &[])
+    render_with(results, &[], &[])
 }
 
-/// The Markdown report of `results`, linking the memory `figures` written beside it.
-pub fn render_with(results: &Results, figures: &[Figure]) -> String {
+/// The Markdown report of `results`, linking the memory `figures` and the checker-count
+/// `curves` written beside it.
+pub fn render_with(results: &Results, figures: &[Figure], curves: &[scaling::Figure]) -> String {
     let env = &results.environment;
     let settings = &results.settings;
     let mut out = String::new();
@@ -137,6 +139,25 @@ pub fn render_with(results: &Results, figures: &[Figure]) -> String {
             let label = settings.cell_label(&figure.corpus, figure.checkers);
             let file = figure.file.replace(' ', "%20");
             let _ = writeln!(out, "- [{label}]({file})\n\n  ![{label}]({file})\n");
+        }
+    }
+    if !curves.is_empty() {
+        let _ = writeln!(
+            out,
+            "## Memory against the checker count\n\nEach contender's median peak RSS and minor \
+             faults at each checker count, and their slope (least squares) per added checker: \
+             every checker keeps its own tables (and, under the tsc workload, its own program), \
+             so memory grows with the checkers, by as much as the workload holds per checker \
+             and the allocator adds to it.\n\n{}",
+            scaling::slope_table(results, curves).to_markdown()
+        );
+        for figure in curves {
+            let file = figure.file.replace(' ', "%20");
+            let _ = writeln!(
+                out,
+                "- [{}]({file})\n\n  ![{}]({file})\n",
+                figure.corpus, figure.corpus
+            );
         }
     }
     out.push_str(&reproduce::markdown(results));

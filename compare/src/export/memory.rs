@@ -30,13 +30,6 @@ pub struct Figure {
 /// for the n-th cell (from 1) with a sampled run, the corpus cut to letters, digits, `.`,
 /// `-` and `_`. Cells without any (files from before the sampling) get none.
 pub fn figures(results: &Results, markdown: &Path) -> Vec<Figure> {
-    let stem = markdown
-        .file_stem()
-        .map_or("report".into(), |s| s.to_string_lossy());
-    let dir = match markdown.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
     let mut figures = Vec::new();
     for &checkers in &results.settings.checkers {
         for corpus in &results.settings.corpora {
@@ -48,27 +41,50 @@ pub fn figures(results: &Results, markdown: &Path) -> Vec<Figure> {
             if !sampled {
                 continue;
             }
-            let slug: String = corpus
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || "._-".contains(c) {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .take(40)
-                .collect();
-            let file = format!("{stem}-memory-{}-{slug}-{checkers}.svg", figures.len() + 1);
+            let (file, path) = beside(
+                markdown,
+                &format!("memory-{}-{}-{checkers}", figures.len() + 1, slug(corpus)),
+            );
             figures.push(Figure {
                 corpus: corpus.clone(),
                 checkers,
-                path: dir.join(&file),
+                path,
                 file,
             });
         }
     }
     figures
+}
+
+/// A corpus's name cut to letters, digits, `.`, `-` and `_` (others become `_`), at most 40
+/// characters: safe in a file name and a Markdown link.
+pub fn slug(corpus: &str) -> String {
+    corpus
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect()
+}
+
+/// The file name `<stem>-<name>.svg` beside the report at `markdown` (the report's stem,
+/// `report` without one), and its path.
+pub fn beside(markdown: &Path, name: &str) -> (String, PathBuf) {
+    let stem = markdown
+        .file_stem()
+        .map_or("report".into(), |s| s.to_string_lossy());
+    let dir = match markdown.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let file = format!("{stem}-{name}.svg");
+    let path = dir.join(&file);
+    (file, path)
 }
 
 /// The successful runs of `set` that were sampled, and of those the median by wall time

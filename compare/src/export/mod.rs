@@ -13,6 +13,7 @@ pub mod json;
 pub mod lock;
 pub mod markdown;
 pub mod memory;
+pub mod scaling;
 pub mod svg;
 
 /// Renders results in one format.
@@ -152,8 +153,9 @@ impl Outputs {
         Ok(())
     }
 
-    /// Renders and writes every target; beside a Markdown report, first the memory
-    /// figures it links (see [`memory`]).
+    /// Renders and writes every target; beside a Markdown report, first the figures it
+    /// links: memory over time (see [`memory`]) and memory against the checker count (see
+    /// [`scaling`]).
     pub fn write_all(&self, results: &Results) -> Result<(), ExportError> {
         for (format, path) in &self.targets {
             let bytes = match format {
@@ -164,7 +166,13 @@ impl Outputs {
                             .map_err(|why| ExportError::Render { format: "SVG", why })?;
                         write_atomically(&figure.path, svg.as_bytes())?;
                     }
-                    markdown::render_with(results, &figures).into_bytes()
+                    let curves = scaling::figures(results, path);
+                    for figure in &curves {
+                        let svg = scaling::render(results, &figure.corpus)
+                            .map_err(|why| ExportError::Render { format: "SVG", why })?;
+                        write_atomically(&figure.path, svg.as_bytes())?;
+                    }
+                    markdown::render_with(results, &figures, &curves).into_bytes()
                 }
                 _ => format.exporter().render(results)?,
             };

@@ -23,7 +23,9 @@
 //! heap, the slices' own bookkeeping) does not depend on the policy: it is the measured
 //! `nohuge` figure less the `nohuge` slice terms, and is added back to every prediction.
 //! The model assumes every huge-page fault gets a huge page; where the kernel has none to
-//! give, measured faults exceed the prediction.
+//! give, measured faults exceed the prediction. The huge pages it predicts (every `2 MiB`
+//! term above) are set beside what the kernel says it gave the run at fault time
+//! (`thp_fault_alloc`, from runs whose kernel events are attributed to them).
 use std::collections::BTreeMap;
 
 use slice_alloc::{Policy, ThpPolicy};
@@ -48,6 +50,8 @@ pub const RSS_TOLERANCE: f64 = 0.03;
 pub struct Footprint {
     pub faults: u64,
     pub resident_bytes: u64,
+    /// Of `faults`, those that take a 2 MiB page.
+    pub huge_pages: u64,
 }
 
 impl std::ops::Add for Footprint {
@@ -56,6 +60,7 @@ impl std::ops::Add for Footprint {
         Footprint {
             faults: self.faults + other.faults,
             resident_bytes: self.resident_bytes + other.resident_bytes,
+            huge_pages: self.huge_pages + other.huge_pages,
         }
     }
 }
@@ -71,10 +76,12 @@ pub fn slice_footprint(carved: u64, slice_bytes: u64, thp: ThpPolicy) -> Footpri
     let small = |bytes: u64| Footprint {
         faults: pages(bytes, SMALL_PAGE),
         resident_bytes: pages(bytes, SMALL_PAGE) * SMALL_PAGE,
+        huge_pages: 0,
     };
     let huge = |bytes: u64| Footprint {
         faults: pages(bytes, HUGE_PAGE),
         resident_bytes: pages(bytes, HUGE_PAGE) * HUGE_PAGE,
+        huge_pages: pages(bytes, HUGE_PAGE),
     };
     match thp {
         ThpPolicy::NoHuge => small(carved),
@@ -117,6 +124,7 @@ pub fn nursery_footprint(slices: &[[u64; 3]]) -> Footprint {
     Footprint {
         faults: small + huge + table,
         resident_bytes: (small + table) * SMALL_PAGE + huge * HUGE_PAGE,
+        huge_pages: huge,
     }
 }
 
@@ -163,6 +171,12 @@ pub struct Prediction {
     pub measured_faults: f64,
     pub predicted_rss_kib: f64,
     pub measured_rss_kib: f64,
+    /// Huge pages the model gives the run.
+    pub predicted_huge_pages: f64,
+    /// Huge pages the kernel gave it at fault time (`thp_fault_alloc`), the median over the
+    /// contender's runs whose kernel events are theirs; `None` where no run has them (results
+    /// from before they were recorded, or a kernel without the counter).
+    pub kernel_huge_pages: Option<f64>,
     /// nohuge runs whose carve record the prediction comes from.
     pub from_runs: usize,
 }
@@ -233,7 +247,7 @@ pub fn predict(results: &Results) -> Vec<Prediction> {
             ) else {
                 continue;
             };
-            let predicted: Vec<(f64, f64)> = nohuge
+            let predicted: Vec<(f64, f64, f64)> = nohuge
                 .iter()
                 .zip(&baselines)
                 .map(|((_, slices, slice_bytes), base)| {
@@ -241,9 +255,21 @@ pub fn predict(results: &Results) -> Vec<Prediction> {
                     (
                         base.other_faults + f.faults as f64,
                         base.other_rss_kib + f.resident_bytes as f64 / 1024.0,
+                        f.huge_pages as f64,
                     )
                 })
                 .collect();
+            let attributed: Vec<&Run> = measured
+                .iter()
+                .copied()
+                .filter(|run| run.kernel.as_ref().is_some_and(|k| k.attributed))
+                .collect();
+            let kernel_huge_pages = Results::median_over(&attributed, |run| {
+                run.kernel
+                    .as_ref()
+                    .and_then(|k| k.get("thp_fault_alloc"))
+                    .unwrap_or(0) as f64
+            });
             out.push(Prediction {
                 corpus: corpus.clone(),
                 checkers,
@@ -254,6 +280,9 @@ pub fn predict(results: &Results) -> Vec<Prediction> {
                 predicted_rss_kib: median(&predicted.iter().map(|p| p.1).collect::<Vec<_>>())
                     .unwrap_or(0.0),
                 measured_rss_kib,
+                predicted_huge_pages: median(&predicted.iter().map(|p| p.2).collect::<Vec<_>>())
+                    .unwrap_or(0.0),
+                kernel_huge_pages,
                 from_runs: nohuge.len(),
             });
         }
@@ -275,6 +304,8 @@ pub fn table(predictions: &[Prediction]) -> Table {
             "RSS MiB predicted",
             "measured",
             "error %",
+            "huge pages predicted",
+            "kernel gave",
             "explained",
         ]
         .map(String::from)
@@ -292,6 +323,8 @@ pub fn table(predictions: &[Prediction]) -> Table {
                     mib(p.predicted_rss_kib),
                     mib(p.measured_rss_kib),
                     signed(100.0 * p.rss_error()),
+                    count(p.predicted_huge_pages),
+                    p.kernel_huge_pages.map_or_else(|| "-".to_string(), count),
                     if p.explained() { "yes" } else { "no" }.to_string(),
                 ]
             })
@@ -488,6 +521,7 @@ mod tests {
             "2048 small pages, then two 2 MiB pages"
         );
         assert_eq!(f.resident_bytes, 12 * MIB);
+        assert_eq!(f.huge_pages, 2);
     }
 
     #[test]
@@ -506,7 +540,8 @@ mod tests {
             f,
             Footprint {
                 faults: 1,
-                resident_bytes: 2 * MIB
+                resident_bytes: 2 * MIB,
+                huge_pages: 1,
             }
         );
     }
@@ -522,6 +557,7 @@ mod tests {
             "2 MiB of small pages, 8 MiB of huge, two table pages"
         );
         assert_eq!(f.resident_bytes, 10 * MIB + 2 * SMALL_PAGE);
+        assert_eq!(f.huge_pages, 4, "the 8 MiB past the small prefix");
     }
 
     #[test]

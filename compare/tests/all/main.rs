@@ -13,6 +13,7 @@ mod precision;
 mod report;
 mod resume;
 mod resume_plan;
+mod scaling;
 mod schedule;
 mod shard;
 mod slice_library;

@@ -1,5 +1,6 @@
 //! The fault and RSS model predicts each slice policy from the nohuge carve record.
 use compare::contender::Contender;
+use compare::results::kernel::KernelEvents;
 use compare::results::{AllocatorProof, Figures, Run, RunStatus};
 use compare::studies::model::{self, SMALL_PAGE};
 
@@ -72,18 +73,23 @@ fn the_rest_of_the_process_is_carried_from_nohuge_to_every_policy() {
             vec![],
         ),
     );
-    // Measured faults 20% above the prediction: not explained.
-    results.push(
-        "synthetic",
+    // Measured faults 20% above the prediction: not explained. The kernel says it gave 7
+    // huge pages, and the run's own faults explain its fault count.
+    let mut huge_run = run(
         Contender::SLICE_HUGE,
-        1,
-        run(
-            Contender::SLICE_HUGE,
-            (1000 + 6 + 1) * 12 / 10,
-            10 * 1024 + 14 * 1024,
-            vec![],
-        ),
+        (1000 + 6 + 1) * 12 / 10,
+        10 * 1024 + 14 * 1024,
+        vec![],
     );
+    let deltas = [
+        ("pgfault", huge_run.figures.minor_faults),
+        ("thp_fault_alloc", 7),
+    ];
+    huge_run.kernel = Some(KernelEvents::new(
+        deltas.map(|(k, v)| (k.to_string(), v)).into(),
+        huge_run.figures.minor_faults,
+    ));
+    results.push("synthetic", Contender::SLICE_HUGE, 1, huge_run);
     results.refresh();
     let predictions = model::predict(&results);
     assert_eq!(predictions.len(), 2);
@@ -96,6 +102,16 @@ fn the_rest_of_the_process_is_carried_from_nohuge_to_every_policy() {
     assert_eq!(huge.predicted_faults, 1007.0);
     assert_eq!(huge.predicted_rss_kib, (10 * 1024 + 14 * 1024) as f64);
     assert!(!huge.explained(), "{huge:?}");
+    // Huge pages: hybrid takes two past its switch point, huge one per 2 MiB begun in each
+    // slice (6 + 1); only the huge run carried the kernel's word for it.
+    assert_eq!(
+        (hybrid.predicted_huge_pages, hybrid.kernel_huge_pages),
+        (2.0, None)
+    );
+    assert_eq!(
+        (huge.predicted_huge_pages, huge.kernel_huge_pages),
+        (7.0, Some(7.0))
+    );
     let report = model::report(&results, false).unwrap();
     assert!(report.contains("1 of 2 rows explained"), "{report}");
 }
