@@ -9,7 +9,7 @@ use checker::report::{AllocatorReport, Counts, Phases, ProcessReport, RunReport,
 use compare::benchmark::launcher::{Launcher, Request};
 use compare::contender::Contender;
 use compare::environment::Environment;
-use compare::results::{Results, Settings};
+use compare::results::{Figures, Results, Run, RunStatus, Settings};
 
 pub const DIGEST: &str = "d1ce57";
 
@@ -237,4 +237,30 @@ pub fn compare_on_children(
         .current_dir(dir)
         .env("CHECKBENCH_CACHE", dir.join("cache"));
     command
+}
+
+/// A successful run of `round` with these figures (user time as wall, 0.1 s sys), its digest
+/// [`DIGEST`], no allocator proof and no kernel records: tests set what they look at.
+pub fn run(round: usize, wall_s: f64, rss_kib: u64, minor_faults: u64) -> Run {
+    Run {
+        round,
+        status: RunStatus::Ok,
+        digest: DIGEST.to_string(),
+        figures: Figures {
+            wall_s,
+            user_s: wall_s,
+            sys_s: 0.1,
+            max_rss_kib: rss_kib,
+            vm_hwm_kib: rss_kib,
+            minor_faults,
+            major_faults: 0,
+            anon_huge_kib: 0,
+            anon_huge_peak_kib: 0,
+        },
+        allocator: None,
+        workload: None,
+        covariates: Default::default(),
+        kernel: None,
+        memory: None,
+    }
 }

@@ -1,7 +1,7 @@
 //! The fault and RSS model predicts each slice policy from the nohuge carve record.
 use compare::contender::Contender;
 use compare::results::kernel::KernelEvents;
-use compare::results::{AllocatorProof, Figures, Run, RunStatus};
+use compare::results::{AllocatorProof, Run};
 use compare::studies::model::{self, SMALL_PAGE};
 
 use crate::fake::plan;
@@ -9,39 +9,22 @@ use crate::fake::plan;
 const MIB: u64 = 1 << 20;
 
 fn run(contender: Contender, faults: u64, rss_kib: u64, slices: Vec<[u64; 3]>) -> Run {
-    Run {
-        round: 0,
-        status: RunStatus::Ok,
-        digest: "d".to_string(),
-        figures: Figures {
-            wall_s: 1.0,
-            user_s: 1.0,
-            sys_s: 0.1,
-            max_rss_kib: rss_kib,
-            vm_hwm_kib: rss_kib,
-            minor_faults: faults,
-            major_faults: 0,
-            anon_huge_kib: 0,
-            anon_huge_peak_kib: 0,
-        },
-        allocator: Some(AllocatorProof {
-            name: "slice".to_string(),
-            identity: contender.to_string(),
-            policy: contender.slice_policy().map(|p| p.to_string()),
-            arenas_claimed: Some(1),
-            switches: Some(0),
-            carved_bytes: None,
-            largest_slice_bytes: None,
-            fallbacks: Some(0),
-            slice_bytes: Some(64 * MIB),
-            slices,
-            command: None,
-        }),
-        workload: None,
-        covariates: Default::default(),
-        kernel: None,
-        memory: None,
-    }
+    let mut run = crate::fake::run(0, 1.0, rss_kib, faults);
+    run.digest = "d".to_string();
+    run.allocator = Some(AllocatorProof {
+        name: "slice".to_string(),
+        identity: contender.to_string(),
+        policy: contender.slice_policy().map(|p| p.to_string()),
+        arenas_claimed: Some(1),
+        switches: Some(0),
+        carved_bytes: None,
+        largest_slice_bytes: None,
+        fallbacks: Some(0),
+        slice_bytes: Some(64 * MIB),
+        slices,
+        command: None,
+    });
+    run
 }
 
 #[test]

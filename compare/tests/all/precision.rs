@@ -7,7 +7,7 @@ use compare::benchmark::schedule::Group;
 use compare::contender::Contender;
 use compare::export::Outputs;
 use compare::output::progress::Progress;
-use compare::results::{Figures, Results, Run, RunStatus};
+use compare::results::{Results, Run};
 
 use crate::fake::{FakeLauncher, plan};
 
@@ -30,27 +30,7 @@ const CELL: Group = Group {
 
 /// A successful run of `round` taking `wall_s`.
 fn timed(round: usize, wall_s: f64) -> Run {
-    Run {
-        round,
-        status: RunStatus::Ok,
-        digest: crate::fake::DIGEST.to_string(),
-        figures: Figures {
-            wall_s,
-            user_s: wall_s,
-            sys_s: 0.1,
-            max_rss_kib: 1000,
-            vm_hwm_kib: 1000,
-            minor_faults: 100,
-            major_faults: 0,
-            anon_huge_kib: 0,
-            anon_huge_peak_kib: 0,
-        },
-        allocator: None,
-        workload: None,
-        covariates: Default::default(),
-        kernel: None,
-        memory: None,
-    }
+    crate::fake::run(round, wall_s, 1000, 100)
 }
 
 /// A plan of slice-nohuge against mimalloc from 4 to 8 rounds until ±`precision`%, whose

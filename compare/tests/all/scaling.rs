@@ -2,32 +2,12 @@
 //! contender's peak RSS and faults against them, with its slope per added checker.
 use compare::contender::Contender;
 use compare::export::{Format, Outputs};
-use compare::results::{Figures, Results, Run, RunStatus};
+use compare::results::{Results, Run};
 
 use crate::fake::plan;
 
 fn run(rss_mib: u64, faults: u64) -> Run {
-    Run {
-        round: 0,
-        status: RunStatus::Ok,
-        digest: "d".to_string(),
-        figures: Figures {
-            wall_s: 1.0,
-            user_s: 1.0,
-            sys_s: 0.1,
-            max_rss_kib: rss_mib << 10,
-            vm_hwm_kib: rss_mib << 10,
-            minor_faults: faults,
-            major_faults: 0,
-            anon_huge_kib: 0,
-            anon_huge_peak_kib: 0,
-        },
-        allocator: None,
-        workload: None,
-        covariates: Default::default(),
-        kernel: None,
-        memory: None,
-    }
+    crate::fake::run(0, 1.0, rss_mib << 10, faults)
 }
 
 /// nohuge grows by 20 MiB and 5,000 faults a checker, huge by 40 MiB and 1,000.
