@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use plotters::prelude::*;
 
-use super::svg::colour;
+use super::svg::{colour, line_legend};
 use crate::contender::Contender;
 use crate::results::kernel::Timeline;
 use crate::results::{ResultSet, Results, Run};
@@ -145,7 +145,7 @@ pub fn render(results: &Results, corpus: &str, checkers: usize) -> Result<String
         let root = SVGBackend::with_string(&mut svg, (PLOT_WIDTH + LEGEND_WIDTH, HEIGHT))
             .into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let (plot, legend) = root.split_horizontally(PLOT_WIDTH);
+        let (plot, legend_area) = root.split_horizontally(PLOT_WIDTH);
         let mut chart = ChartBuilder::on(&plot)
             .caption(
                 format!(
@@ -198,28 +198,13 @@ pub fn render(results: &Results, corpus: &str, checkers: usize) -> Result<String
                 ))
                 .map_err(err)?;
         }
-        let font = ("sans-serif", 12).into_font();
-        let mut y = 48;
-        legend
-            .draw(&Text::new("contender (runs)", (8, y - 22), font.clone()))
-            .map_err(err)?;
-        for (index, contender, runs) in &lines {
-            let style = colour(*index);
-            legend
-                .draw(&PathElement::new(
-                    vec![(8, y + 6), (28, y + 6)],
-                    style.stroke_width(2),
-                ))
-                .map_err(err)?;
-            legend
-                .draw(&Text::new(
-                    format!("{contender} ({})", runs.len()),
-                    (34, y),
-                    font.clone(),
-                ))
-                .map_err(err)?;
-            y += 18;
-        }
+        line_legend(
+            &legend_area,
+            "contender (runs)",
+            lines
+                .iter()
+                .map(|(index, contender, runs)| (*index, format!("{contender} ({})", runs.len()))),
+        )?;
         root.present().map_err(err)?;
     }
     Ok(svg)

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use plotters::prelude::*;
 
 use super::memory::{beside, slug};
-use super::svg::colour;
+use super::svg::{colour, line_legend};
 use crate::contender::Contender;
 use crate::output::table::{Table, count};
 use crate::results::Results;
@@ -192,7 +192,7 @@ pub fn render(results: &Results, corpus: &str) -> Result<String, String> {
         let root = SVGBackend::with_string(&mut svg, (2 * PANEL_WIDTH + LEGEND_WIDTH, HEIGHT))
             .into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let (plots, legend) = root.split_horizontally(2 * PANEL_WIDTH);
+        let (plots, legend_area) = root.split_horizontally(2 * PANEL_WIDTH);
         let (left, right) = plots.split_horizontally(PANEL_WIDTH);
         let panels: [(_, &str, Pick); 2] = [
             (left, "peak RSS, MiB", |p| p.rss_mib),
@@ -232,40 +232,22 @@ pub fn render(results: &Results, corpus: &str) -> Result<String, String> {
                     .map_err(err)?;
             }
         }
-        let font = ("sans-serif", 12).into_font();
-        let mut y = 48;
-        legend
-            .draw(&Text::new(
-                "contender: MiB, faults per checker",
-                (8, y - 22),
-                font.clone(),
-            ))
-            .map_err(err)?;
-        for (index, line) in &lines {
-            let style = colour(*index);
-            legend
-                .draw(&PathElement::new(
-                    vec![(8, y + 6), (28, y + 6)],
-                    style.stroke_width(2),
-                ))
-                .map_err(err)?;
-            let slope = |s: Option<f64>, digits: usize| {
-                s.map_or_else(|| "-".to_string(), |s| format!("{s:+.digits$}"))
-            };
-            legend
-                .draw(&Text::new(
-                    format!(
-                        "{}: {}, {}",
-                        line.contender,
-                        slope(line.rss_slope(), 1),
-                        slope(line.fault_slope(), 0)
-                    ),
-                    (34, y),
-                    font.clone(),
-                ))
-                .map_err(err)?;
-            y += 18;
-        }
+        let slope = |s: Option<f64>, digits: usize| {
+            s.map_or_else(|| "-".to_string(), |s| format!("{s:+.digits$}"))
+        };
+        line_legend(
+            &legend_area,
+            "contender: MiB, faults per checker",
+            lines.iter().map(|(index, line)| {
+                let text = format!(
+                    "{}: {}, {}",
+                    line.contender,
+                    slope(line.rss_slope(), 1),
+                    slope(line.fault_slope(), 0)
+                );
+                (*index, text)
+            }),
+        )?;
         root.present().map_err(err)?;
     }
     Ok(svg)

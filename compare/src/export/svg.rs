@@ -106,6 +106,31 @@ pub(crate) fn colour(index: usize) -> RGBColor {
     COLOURS[index % COLOURS.len()]
 }
 
+/// A figure's legend in `area`: `title`, then one line per entry, a stroke of the entry's
+/// [`colour`] and its text.
+pub(crate) fn line_legend(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    title: &str,
+    entries: impl Iterator<Item = (usize, String)>,
+) -> Result<(), String> {
+    let err = |e: DrawingAreaErrorKind<_>| e.to_string();
+    let font = ("sans-serif", 12).into_font();
+    let mut y = 48;
+    area.draw(&Text::new(title.to_string(), (8, y - 22), font.clone()))
+        .map_err(err)?;
+    for (index, text) in entries {
+        area.draw(&PathElement::new(
+            vec![(8, y + 6), (28, y + 6)],
+            colour(index).stroke_width(2),
+        ))
+        .map_err(err)?;
+        area.draw(&Text::new(text, (34, y), font.clone()))
+            .map_err(err)?;
+        y += 18;
+    }
+    Ok(())
+}
+
 fn render(results: &Results) -> Result<String, String> {
     let corpora: Vec<&String> = results
         .settings
