@@ -374,7 +374,7 @@ pub fn build_info(path: &Path) -> Result<BuildInfo, ChildrenError> {
     let mut command = Command::new(path);
     command
         .arg(BUILD_INFO_ARG)
-        .env_remove(crate::benchmark::launcher::SLICE_POLICY_ENV);
+        .env_remove(slice_alloc::POLICY_ENV);
     ask(Build::Children, path, command)
 }
 
@@ -386,7 +386,7 @@ pub fn library_build_info(path: &Path) -> Result<BuildInfo, ChildrenError> {
         .args(["-c", "true"])
         .env("LD_PRELOAD", path)
         .env(LIBRARY_BUILD_INFO_ENV, "1")
-        .env_remove(crate::benchmark::launcher::SLICE_POLICY_ENV)
+        .env_remove(slice_alloc::POLICY_ENV)
         .env_remove(crate::command::setup::SLICE_STATS_ENV);
     ask(Build::SliceLibrary, path, command)
 }

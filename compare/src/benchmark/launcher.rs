@@ -3,14 +3,13 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+use slice_alloc::POLICY_ENV;
+
 use crate::benchmark::capture::Stdout;
 use crate::benchmark::measure::{self, Measurement};
 use crate::contender::{Contender, variant};
 use crate::results::Run;
 use crate::workload::{WORKLOAD_ARG, WorkloadKind};
-
-/// The environment variable that selects the slice allocator's policy in a child.
-pub const SLICE_POLICY_ENV: &str = "CHECKBENCH_SLICE";
 
 /// What one run asks of a child.
 #[derive(Clone, Copy, Debug)]
@@ -87,8 +86,8 @@ impl Launcher for Binaries {
             command.arg("--cache-dir").arg(dir);
         }
         match request.contender.slice_policy() {
-            Some(policy) => command.env(SLICE_POLICY_ENV, policy.to_string()),
-            None => command.env_remove(SLICE_POLICY_ENV),
+            Some(policy) => command.env(POLICY_ENV, policy.to_string()),
+            None => command.env_remove(POLICY_ENV),
         };
         isolate_knobs(&mut command, request.contender);
         command

@@ -7,10 +7,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
+use slice_alloc::POLICY_ENV;
 
 use crate::benchmark::capture::Stdout;
 use crate::benchmark::children::Origin;
-use crate::benchmark::launcher::{Launcher, Request, SLICE_POLICY_ENV, isolate_knobs};
+use crate::benchmark::launcher::{Launcher, Request, isolate_knobs};
 use crate::benchmark::measure::{self, Measurement};
 use crate::child::BuildInfo;
 use crate::command::SHELL;
@@ -170,7 +171,7 @@ impl CommandLauncher {
         shell.arg("-c").arg(command);
         isolate_knobs(&mut shell, Contender::System);
         shell
-            .env_remove(SLICE_POLICY_ENV)
+            .env_remove(POLICY_ENV)
             .env_remove(SLICE_STATS_ENV);
         for (key, value) in setup.child_env() {
             shell.env(key, value);

@@ -5,10 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use slice_alloc::Policy;
+use slice_alloc::{POLICY_ENV, Policy};
 
 use crate::benchmark::capture::NOT_PRELOADED;
-use crate::benchmark::launcher::SLICE_POLICY_ENV;
 use crate::command::SHELL;
 use crate::contender::{Contender, variant::Base};
 
@@ -189,7 +188,7 @@ impl Setup {
             env.push(("LD_PRELOAD".to_string(), library.display().to_string()));
         }
         if let Allocator::Slice { policy, .. } = &self.allocator {
-            env.push((SLICE_POLICY_ENV.to_string(), policy.to_string()));
+            env.push((POLICY_ENV.to_string(), policy.to_string()));
         }
         env.extend(self.env.iter().cloned());
         env
