@@ -11,6 +11,10 @@ use crate::contender::{Contender, variant};
 use crate::results::Run;
 use crate::workload::{WORKLOAD_ARG, WorkloadKind};
 
+/// The shell every `--command` runs in, as `sh -c CMD` (and the slice library is loaded into
+/// to ask for its build).
+pub const SHELL: &str = "/bin/sh";
+
 /// What one run asks of a child.
 #[derive(Clone, Copy, Debug)]
 pub struct Request<'a> {

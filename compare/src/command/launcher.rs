@@ -10,14 +10,13 @@ use anyhow::{Context, Result, anyhow};
 use slice_alloc::POLICY_ENV;
 
 use crate::benchmark::capture::Stdout;
-use crate::benchmark::children::Origin;
-use crate::benchmark::launcher::{Launcher, Request, isolate_knobs};
+use crate::benchmark::children::{Origin, SLICE_LIBRARY, SLICE_STATS_ENV};
+use crate::benchmark::launcher::{Launcher, Request, SHELL, isolate_knobs};
 use crate::benchmark::measure::{self, Measurement};
 use crate::child::BuildInfo;
-use crate::command::SHELL;
 use crate::command::probe;
 use crate::command::proof::{self, Expect};
-use crate::command::setup::{self, Allocator, SLICE_LIBRARY, SLICE_STATS_ENV, Setup};
+use crate::command::setup::{self, Allocator, Setup};
 use crate::contender::Contender;
 use crate::results::{AllocatorProof, Run, RunStatus};
 
@@ -170,9 +169,7 @@ impl CommandLauncher {
         let mut shell = Command::new(SHELL);
         shell.arg("-c").arg(command);
         isolate_knobs(&mut shell, Contender::System);
-        shell
-            .env_remove(POLICY_ENV)
-            .env_remove(SLICE_STATS_ENV);
+        shell.env_remove(POLICY_ENV).env_remove(SLICE_STATS_ENV);
         for (key, value) in setup.child_env() {
             shell.env(key, value);
         }

@@ -24,9 +24,6 @@ pub mod proof;
 pub mod setup;
 pub mod tree;
 
-/// The shell every command runs in, as `sh -c CMD`.
-pub const SHELL: &str = "/bin/sh";
-
 /// What a command bake-off records in its settings beside the commands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CommandSettings {

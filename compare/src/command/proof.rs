@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use checker::report::SliceReport;
 use slice_alloc::Policy;
 
+use crate::benchmark::children::SLICE_LIBRARY;
 use crate::benchmark::measure::{self, Measurement};
 use crate::contender::Contender;
 use crate::results::{AllocatorProof, Run, RunStatus};
@@ -124,10 +125,9 @@ pub fn read_stats(path: &Path) -> Result<Vec<StatsLine>, String> {
 pub fn slice_proof(policy: Policy, lines: &[StatsLine]) -> Result<AllocatorProof, String> {
     if lines.is_empty() {
         return Err(format!(
-            "no slice statistics line: no process of the command loaded {} and left through \
-             exit (a statically linked command cannot be preloaded; a program that clears \
-             LD_PRELOAD from its environment, or ends by a signal or _exit, writes none)",
-            super::setup::SLICE_LIBRARY
+            "no slice statistics line: no process of the command loaded {SLICE_LIBRARY} and left \
+             through exit (a statically linked command cannot be preloaded; a program that \
+             clears LD_PRELOAD from its environment, or ends by a signal or _exit, writes none)"
         ));
     }
     let served: Vec<&StatsLine> = lines.iter().filter(|l| l.served).collect();
@@ -188,7 +188,7 @@ pub fn slice_proof(policy: Policy, lines: &[StatsLine]) -> Result<AllocatorProof
     }
     Ok(AllocatorProof {
         name: "slice".to_string(),
-        identity: format!("{} {policy}", super::setup::SLICE_LIBRARY),
+        identity: format!("{SLICE_LIBRARY} {policy}"),
         policy: Some(policy.to_string()),
         arenas_claimed: Some(arenas_claimed),
         switches: Some(sum(|l| l.switches)),
