@@ -6,7 +6,8 @@ use std::time::Duration;
 use slice_alloc::POLICY_ENV;
 
 use crate::benchmark::capture::Stdout;
-use crate::benchmark::measure::{self, Measurement};
+use crate::benchmark::judge;
+use crate::benchmark::measure::Measurement;
 use crate::contender::{Contender, variant};
 use crate::results::Run;
 use crate::workload::{WORKLOAD_ARG, WorkloadKind};
@@ -40,9 +41,9 @@ pub trait Launcher {
     }
 
     /// Turns what was observed of one run into the recorded run: by default, a checker
-    /// child's, judged by its report ([`measure::judge`]).
+    /// child's, judged by its report ([`judge::judge`]).
     fn judge(&self, request: &Request<'_>, round: usize, measured: &Measurement) -> Run {
-        measure::judge(request.contender, None, round, measured)
+        judge::judge(request.contender, None, round, measured)
     }
 }
 
@@ -72,7 +73,7 @@ impl Launcher for Binaries {
 
     /// A child's judgement, with the workload every child was asked for.
     fn judge(&self, request: &Request<'_>, round: usize, measured: &Measurement) -> Run {
-        measure::judge(request.contender, Some(self.workload), round, measured)
+        judge::judge(request.contender, Some(self.workload), round, measured)
     }
 
     fn command(&self, request: &Request<'_>) -> Command {

@@ -11,6 +11,7 @@ use slice_alloc::POLICY_ENV;
 
 use crate::benchmark::capture::Stdout;
 use crate::benchmark::children::{Origin, SLICE_LIBRARY, SLICE_STATS_ENV};
+use crate::benchmark::judge;
 use crate::benchmark::launcher::{Launcher, Request, SHELL, isolate_knobs};
 use crate::benchmark::measure::{self, Measurement};
 use crate::child::BuildInfo;
@@ -104,7 +105,7 @@ pub fn prepare(
             Stdout::Discard,
         )
         .with_context(|| format!("starting --command `{command}` under glibc's malloc"))?;
-        measure::exit_status(&measured).map_err(|why| {
+        judge::exit_status(&measured).map_err(|why| {
             anyhow!(
                 "--command `{command}` fails under glibc's malloc without any preload (tried \
                  once before the first run): {why}"
@@ -213,7 +214,7 @@ impl Launcher for CommandLauncher {
     fn judge(&self, request: &Request<'_>, round: usize, measured: &Measurement) -> Run {
         let contender = request.contender;
         let Some(setup) = self.setup(contender) else {
-            let mut run = measure::measured_run(round, measured);
+            let mut run = judge::measured_run(round, measured);
             run.status = RunStatus::Failed(format!("contender {contender} was not resolved"));
             return run;
         };
@@ -232,7 +233,7 @@ impl Launcher for CommandLauncher {
             (Allocator::Library(_), Some(proof)) => Expect::Library { proof },
             (Allocator::System, Some(proof)) => Expect::System { proof },
             (_, None) => {
-                let mut run = measure::measured_run(round, measured);
+                let mut run = judge::measured_run(round, measured);
                 run.status =
                     RunStatus::Failed(format!("contender {contender} has no binding proof"));
                 return run;

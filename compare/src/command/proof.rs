@@ -19,7 +19,8 @@ use checker::report::SliceReport;
 use slice_alloc::Policy;
 
 use crate::benchmark::children::SLICE_LIBRARY;
-use crate::benchmark::measure::{self, Measurement};
+use crate::benchmark::judge;
+use crate::benchmark::measure::Measurement;
 use crate::contender::Contender;
 use crate::results::{AllocatorProof, Run, RunStatus};
 
@@ -163,7 +164,7 @@ pub fn slice_proof(policy: Policy, lines: &[StatsLine]) -> Result<AllocatorProof
         if report.small_requests == 0 {
             continue;
         }
-        measure::check_slice_service(Contender::Slice(policy), Some(&report))
+        judge::check_slice_service(Contender::Slice(policy), Some(&report))
             .map_err(|why| format!("process {} ({}): {why}", line.pid, line.exe))?;
     }
     let small_fallbacks = sum(StatsLine::small_fallbacks);
@@ -225,8 +226,8 @@ pub enum Expect<'a> {
 
 /// Judges one command run: exit status, digest of the output, and the allocator's proof.
 pub fn judge(round: usize, measured: &Measurement, digest: bool, expect: Expect<'_>) -> Run {
-    let mut run = measure::measured_run(round, measured);
-    if let Err(why) = measure::exit_status(measured) {
+    let mut run = judge::measured_run(round, measured);
+    if let Err(why) = judge::exit_status(measured) {
         run.status = RunStatus::Failed(why);
         return run;
     }
