@@ -1,7 +1,7 @@
 //! Judging one measured run: the figures and covariates of a [`Measurement`] recorded as a
 //! [`Run`], and `ok` only if the child ended well and its report proves it ran what its
 //! contender says. **A run that did not measure what it says is a failed run.** A command
-//! bake-off judges its runs with the same words ([`crate::command`]).
+//! bake-off's runs (command/proof.rs) fail in the same words.
 use std::time::Duration;
 
 use checker::report::RunReport;

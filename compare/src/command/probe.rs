@@ -29,10 +29,9 @@ use std::time::Duration;
 use crate::benchmark::judge;
 use crate::benchmark::measure::Exit;
 use crate::command::elf::Linking;
-use crate::command::proof::CommandProof;
 use crate::command::setup::Setup;
 use crate::command::tree::{self, Exec, Tree};
-use crate::results::AllocatorProof;
+use crate::results::{AllocatorProof, CommandProof};
 
 /// One `malloc` binding: the referencing object and the object it was bound to, each with
 /// its link-map namespace (0 but after a `dlmopen`).

@@ -13,7 +13,7 @@
 //!   the majority's fails as a checker run with another digest does.
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use checker::report::SliceReport;
 use slice_alloc::Policy;
@@ -22,35 +22,7 @@ use crate::benchmark::children::SLICE_LIBRARY;
 use crate::benchmark::judge;
 use crate::benchmark::measure::Measurement;
 use crate::contender::Contender;
-use crate::results::{AllocatorProof, Run, RunStatus};
-
-/// What the proof of a command run showed, beside the [`AllocatorProof`]'s own fields.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct CommandProof {
-    /// `statistics` (the slice library's lines of this run) or `bindings` (the `LD_DEBUG`
-    /// probe before the first run).
-    pub method: String,
-    /// Processes the proof covers: statistics lines of served processes, or processes of the
-    /// probe that bound `malloc`.
-    pub processes: u32,
-    /// Their executables, each once, in order of appearance.
-    pub executables: Vec<String>,
-    /// Executables of the probe's process tree that ran without the contender's allocator
-    /// (their environment cleared), each with its CPU time: few enough to leave the run ok.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unserved: Vec<String>,
-    /// Slice contenders: requests of 1..=512 bytes, summed over the processes (class blocks
-    /// handed out plus those glibc served instead).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub small_requests: Option<u64>,
-    /// Slice contenders: bytes carved per class (16, 32, ..., 512 bytes), summed over
-    /// processes and arenas.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub class_carved_bytes: Vec<u64>,
-    /// Slice contenders: slices that crossed their switch point, per class.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub class_switches: Vec<u64>,
-}
+use crate::results::{AllocatorProof, CommandProof, Run, RunStatus};
 
 /// One statistics line of the slice library (see "Preloading" in alloc/README.md).
 #[derive(Clone, Debug, Default, Deserialize)]
