@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::benchmark::launcher::SHELL;
-use crate::child::{BUILD_INFO_ARG, BuildInfo};
+use crate::child::BUILD_INFO_ARG;
 use crate::contender::Contender;
+use crate::environment::BuildInfo;
 
 /// The child binaries, one per allocator.
 pub const CHILD_BINARIES: [&str; 4] = [

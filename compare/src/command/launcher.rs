@@ -14,11 +14,11 @@ use crate::benchmark::children::{Origin, SLICE_LIBRARY, SLICE_STATS_ENV};
 use crate::benchmark::judge;
 use crate::benchmark::launcher::{Launcher, Request, SHELL, isolate_knobs};
 use crate::benchmark::measure::{self, Measurement};
-use crate::child::BuildInfo;
 use crate::command::probe;
 use crate::command::proof::{self, Expect};
 use crate::command::setup::{self, Allocator, Setup};
 use crate::contender::Contender;
+use crate::environment::BuildInfo;
 use crate::results::{AllocatorProof, Run, RunStatus};
 
 /// Runs commands under resolved contenders.

@@ -127,7 +127,7 @@ fn a_command_bakeoff_under_slice_nohuge_slice_hybrid_and_system_finishes_with_ok
         "{system}"
     );
     let library = &results["environment"]["children"]["libslice_alloc.so"];
-    let own = compare::child::BuildInfo::current();
+    let own = compare::environment::BuildInfo::current();
     assert_eq!(library["source_digest"], own.source_digest, "{library}");
     assert_eq!(library["profile"], "release", "{library}");
     let table = String::from_utf8_lossy(&out.stdout);
