@@ -7,49 +7,14 @@
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use serde::{Deserialize, Serialize};
-
 use crate::contender::variant::KNOBS_ENV;
+use crate::environment::BuildInfo;
 use crate::workload::{WORKLOAD_ARG, WorkloadKind};
 
 pub mod system;
 
 /// The argument a child answers with its [`BuildInfo`] as JSON, instead of running.
 pub const BUILD_INFO_ARG: &str = "--build-info";
-
-/// What one binary of this package was built from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BuildInfo {
-    /// `git rev-parse HEAD` of the workspace, `-dirty` when tracked files differed, or
-    /// `unknown` outside git.
-    pub revision: String,
-    /// The first 16 hex digits of a SHA-256 over every source file the binaries are
-    /// built from (see compare/build.rs): equal digests, equal code.
-    pub source_digest: String,
-    /// Cargo profile: `release` or `debug`.
-    pub profile: String,
-}
-
-impl BuildInfo {
-    /// The build of the running binary, recorded by build.rs.
-    pub fn current() -> BuildInfo {
-        BuildInfo {
-            revision: env!("COMPARE_BUILD_REVISION").to_string(),
-            source_digest: env!("COMPARE_SOURCE_DIGEST").to_string(),
-            profile: env!("COMPARE_BUILD_PROFILE").to_string(),
-        }
-    }
-}
-
-impl std::fmt::Display for BuildInfo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "revision {}, sources {}, {} profile",
-            self.revision, self.source_digest, self.profile
-        )
-    }
-}
 
 /// The knobs this child was asked to prove (`CHECKBENCH_KNOBS`), in order.
 pub fn asked_knobs() -> Vec<(String, String)> {

@@ -28,7 +28,7 @@ pub struct Environment {
     pub crate_versions: BTreeMap<String, String>,
     /// The git revision compare was built from (see [`BUILD_REVISION`]), or `unknown`.
     pub git_revision: String,
-    /// The digest of the sources compare was built from (see [`crate::child::BuildInfo`]).
+    /// The digest of the sources compare was built from (see [`BuildInfo`]).
     #[serde(default)]
     pub source_digest: String,
     /// The profile every child binary was built with: `release`.
@@ -37,13 +37,48 @@ pub struct Environment {
     /// Each child binary's own build, as it reported it (`--build-info`), by binary name, and
     /// in a command bake-off with slice contenders the slice library's (`libslice_alloc.so`).
     #[serde(default)]
-    pub children: BTreeMap<String, crate::child::BuildInfo>,
+    pub children: BTreeMap<String, BuildInfo>,
     /// The command line, one argument per element.
     pub command_line: Vec<String>,
     /// What decides the sign of huge-page results here: virtualization, free page
     /// reporting, multi-size THP. Absent in files from before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<MachineFacts>,
+}
+
+/// What a binary of this checkout was built from: compare, each child (asked with
+/// `--build-info`, see [`crate::child`]) and the slice library report it alike.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuildInfo {
+    /// `git rev-parse HEAD` of the workspace, `-dirty` when tracked files differed, or
+    /// `unknown` outside git.
+    pub revision: String,
+    /// The first 16 hex digits of a SHA-256 over every source file the binaries are
+    /// built from (see compare/build.rs): equal digests, equal code.
+    pub source_digest: String,
+    /// Cargo profile: `release` or `debug`.
+    pub profile: String,
+}
+
+impl BuildInfo {
+    /// The build of the running binary, recorded by build.rs.
+    pub fn current() -> BuildInfo {
+        BuildInfo {
+            revision: env!("COMPARE_BUILD_REVISION").to_string(),
+            source_digest: env!("COMPARE_SOURCE_DIGEST").to_string(),
+            profile: env!("COMPARE_BUILD_PROFILE").to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for BuildInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "revision {}, sources {}, {} profile",
+            self.revision, self.source_digest, self.profile
+        )
+    }
 }
 
 /// The facts that decide whether a fresh huge page is cheap: a guest whose host takes
@@ -199,7 +234,7 @@ impl Environment {
             memory_kib: memory_kib().unwrap_or(0),
             crate_versions: crate_versions(),
             git_revision: git_revision(),
-            source_digest: crate::child::BuildInfo::current().source_digest,
+            source_digest: BuildInfo::current().source_digest,
             child_profile: String::new(),
             children: BTreeMap::new(),
             command_line: std::env::args().collect(),

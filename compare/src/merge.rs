@@ -20,8 +20,7 @@ use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 
 use crate::benchmark::runner;
-use crate::child::BuildInfo;
-use crate::environment::Environment;
+use crate::environment::{BuildInfo, Environment};
 use crate::export::csv::CsvExporter;
 use crate::export::svg::SvgExporter;
 use crate::export::{ExportError, Exporter, Format, Outputs, markdown, write_atomically};

@@ -11,8 +11,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::calibrate::Calibration;
-use crate::command::CommandSettings;
-use crate::command::proof::CommandProof;
 use crate::contender::{Contender, Definition};
 use crate::environment::Environment;
 use crate::merge::MergedShard;
@@ -22,6 +20,9 @@ use crate::workload::WorkloadKind;
 
 mod digests;
 pub mod kernel;
+mod proof;
+
+pub use proof::{AllocatorProof, CommandProof};
 
 /// A whole bake-off, as the JSON export writes it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -92,6 +93,14 @@ pub struct Settings {
     /// What every child runs (`--workload`); absent for the checker, as in older files.
     #[serde(default, skip_serializing_if = "WorkloadKind::is_checker")]
     pub workload: WorkloadKind,
+}
+
+/// What a command bake-off records in its settings beside the commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandSettings {
+    /// Whether a run's digest is a hash of its standard output (so that a run whose output
+    /// differs from the majority's fails); false with `--no-digest`.
+    pub digest: bool,
 }
 
 /// How many rounds a plan gets when the command line does not say.
@@ -421,78 +430,6 @@ impl<'de> Deserialize<'de> for RunStatus {
         } else {
             RunStatus::Failed(text)
         })
-    }
-}
-
-/// The allocator's proof of identity, from the child's report.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AllocatorProof {
-    /// `slice`, `mimalloc`, `jemalloc` or `system`.
-    pub name: String,
-    /// The allocator's own identification (its version), or the slice policy.
-    pub identity: String,
-    /// Slice contenders: the policy the allocator ran under, e.g. `hybrid@8`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub policy: Option<String>,
-    /// Slice contenders: arenas claimed (one per checker thread and helper thread).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub arenas_claimed: Option<u32>,
-    /// Slice contenders: slices that crossed their switch point.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub switches: Option<u64>,
-    /// Slice contenders: bytes carved from slices, all classes and arenas.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub carved_bytes: Option<u64>,
-    /// Slice contenders: the most bytes any one slice carved (any class, any arena); a
-    /// hybrid slice switches to huge pages only past its switch point.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub largest_slice_bytes: Option<u64>,
-    /// Slice contenders: requests served by the system allocator instead.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fallbacks: Option<u64>,
-    /// Slice contenders: bytes of each class slice.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub slice_bytes: Option<u64>,
-    /// Slice contenders: the carve record, `[arena, class, bytes carved]` per slice that
-    /// carved any (what [`crate::studies::model`] predicts every policy's faults and RSS from).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub slices: Vec<[u64; 3]>,
-    /// Command bake-offs: what the proof of the run showed (see [`crate::command::proof`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub command: Option<CommandProof>,
-}
-
-impl AllocatorProof {
-    /// One line for tables: `mimalloc 3.3.2`, `slice hybrid@8 (3 arenas, 12 switches)`.
-    /// A git-describe identity keeps 9 digits of its hash: `5.3.1-0-g81034ce1f`.
-    pub fn describe(&self) -> String {
-        if let (Some(policy), Some(command)) = (&self.policy, &self.command) {
-            return format!(
-                "slice {policy} ({} process{}, {} switch{})",
-                command.processes,
-                if command.processes == 1 { "" } else { "es" },
-                self.switches.unwrap_or(0),
-                if self.switches == Some(1) { "" } else { "es" },
-            );
-        }
-        match (&self.policy, self.arenas_claimed, self.switches) {
-            (Some(policy), Some(arenas), Some(switches)) => format!(
-                "slice {policy} ({arenas} arena{}, {switches} switch{})",
-                if arenas == 1 { "" } else { "s" },
-                if switches == 1 { "" } else { "es" },
-            ),
-            (Some(policy), _, _) => format!("slice {policy}"),
-            _ if self.identity.is_empty() => self.name.clone(),
-            _ => {
-                let identity = match self.identity.split_once("-g") {
-                    Some((version, hash)) => {
-                        format!("{version}-g{}", hash.chars().take(9).collect::<String>())
-                    }
-                    None => self.identity.clone(),
-                };
-                format!("{} {identity}", self.name)
-            }
-        }
     }
 }
 

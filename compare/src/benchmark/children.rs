@@ -10,8 +10,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::child::{BUILD_INFO_ARG, BuildInfo};
+use crate::benchmark::launcher::SHELL;
+use crate::child::BUILD_INFO_ARG;
 use crate::contender::Contender;
+use crate::environment::BuildInfo;
 
 /// The child binaries, one per allocator.
 pub const CHILD_BINARIES: [&str; 4] = [
@@ -20,6 +22,12 @@ pub const CHILD_BINARIES: [&str; 4] = [
     "checkbench-jemalloc",
     "checkbench-system",
 ];
+
+/// The slice library's file name, built by `cargo build --release -p slice-preload`.
+pub const SLICE_LIBRARY: &str = "libslice_alloc.so";
+/// The statistics variable of the slice library: a file each exiting process appends a
+/// JSON line to.
+pub const SLICE_STATS_ENV: &str = "CHECKBENCH_SLICE_STATS";
 
 /// The profile every child is built with and must report.
 pub const CHILD_PROFILE: &str = "release";
@@ -199,7 +207,7 @@ impl Origin {
         {
             build(workspace, target_dir, Build::SliceLibrary)?;
         }
-        Ok(self.dir().join(crate::command::setup::SLICE_LIBRARY))
+        Ok(self.dir().join(SLICE_LIBRARY))
     }
 
     /// Checks the slice library at `path` as a child is checked: **the library is as
@@ -334,10 +342,7 @@ fn build(workspace: &Path, target_dir: &Path, what: Build) -> Result<(), Childre
         }
         Build::SliceLibrary => (
             vec!["-p".to_string(), "slice-preload".to_string()],
-            format!(
-                "the slice library ({})",
-                crate::command::setup::SLICE_LIBRARY
-            ),
+            format!("the slice library ({SLICE_LIBRARY})"),
         ),
     };
     command.args(&args);
@@ -374,20 +379,20 @@ pub fn build_info(path: &Path) -> Result<BuildInfo, ChildrenError> {
     let mut command = Command::new(path);
     command
         .arg(BUILD_INFO_ARG)
-        .env_remove(crate::benchmark::launcher::SLICE_POLICY_ENV);
+        .env_remove(slice_alloc::POLICY_ENV);
     ask(Build::Children, path, command)
 }
 
 /// Asks the slice library at `path` for its build: `sh -c true` with the library preloaded
 /// and [`LIBRARY_BUILD_INFO_ENV`] set, so the library answers as a child does.
 pub fn library_build_info(path: &Path) -> Result<BuildInfo, ChildrenError> {
-    let mut command = Command::new(crate::command::SHELL);
+    let mut command = Command::new(SHELL);
     command
         .args(["-c", "true"])
         .env("LD_PRELOAD", path)
         .env(LIBRARY_BUILD_INFO_ENV, "1")
-        .env_remove(crate::benchmark::launcher::SLICE_POLICY_ENV)
-        .env_remove(crate::command::setup::SLICE_STATS_ENV);
+        .env_remove(slice_alloc::POLICY_ENV)
+        .env_remove(SLICE_STATS_ENV);
     ask(Build::SliceLibrary, path, command)
 }
 

@@ -3,14 +3,18 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+use slice_alloc::POLICY_ENV;
+
 use crate::benchmark::capture::Stdout;
-use crate::benchmark::measure::{self, Measurement};
+use crate::benchmark::judge;
+use crate::benchmark::measure::Measurement;
 use crate::contender::{Contender, variant};
 use crate::results::Run;
 use crate::workload::{WORKLOAD_ARG, WorkloadKind};
 
-/// The environment variable that selects the slice allocator's policy in a child.
-pub const SLICE_POLICY_ENV: &str = "CHECKBENCH_SLICE";
+/// The shell every `--command` runs in, as `sh -c CMD` (and the slice library is loaded into
+/// to ask for its build).
+pub const SHELL: &str = "/bin/sh";
 
 /// What one run asks of a child.
 #[derive(Clone, Copy, Debug)]
@@ -37,9 +41,9 @@ pub trait Launcher {
     }
 
     /// Turns what was observed of one run into the recorded run: by default, a checker
-    /// child's, judged by its report ([`measure::judge`]).
+    /// child's, judged by its report ([`judge::judge`]).
     fn judge(&self, request: &Request<'_>, round: usize, measured: &Measurement) -> Run {
-        measure::judge(request.contender, None, round, measured)
+        judge::judge(request.contender, None, round, measured)
     }
 }
 
@@ -69,7 +73,7 @@ impl Launcher for Binaries {
 
     /// A child's judgement, with the workload every child was asked for.
     fn judge(&self, request: &Request<'_>, round: usize, measured: &Measurement) -> Run {
-        measure::judge(request.contender, Some(self.workload), round, measured)
+        judge::judge(request.contender, Some(self.workload), round, measured)
     }
 
     fn command(&self, request: &Request<'_>) -> Command {
@@ -87,8 +91,8 @@ impl Launcher for Binaries {
             command.arg("--cache-dir").arg(dir);
         }
         match request.contender.slice_policy() {
-            Some(policy) => command.env(SLICE_POLICY_ENV, policy.to_string()),
-            None => command.env_remove(SLICE_POLICY_ENV),
+            Some(policy) => command.env(POLICY_ENV, policy.to_string()),
+            None => command.env_remove(POLICY_ENV),
         };
         isolate_knobs(&mut command, request.contender);
         command

@@ -106,7 +106,7 @@ mod tests {
         let mut command = Command::new(program);
         command.args(["--corpus", "synthetic", "--json"]);
         if let Some(policy) = policy {
-            command.env("CHECKBENCH_SLICE", policy);
+            command.env(slice_alloc::POLICY_ENV, policy);
         }
         equalize(&mut command, padding);
         exec_bytes(&command, OsStr::new(ARGV0))

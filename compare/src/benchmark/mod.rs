@@ -1,9 +1,10 @@
 //! Running the bake-off: which child runs when ([`schedule`]), how a child is started
-//! ([`launcher`]), how one run is measured ([`measure`]), and the loop that ties them
-//! together and keeps every finished run ([`runner`]), giving every child the same
-//! stack and environment layout ([`layout`]).
+//! ([`launcher`]), how one run is measured ([`measure`]) and judged ([`judge`]), and the loop
+//! that ties them together and keeps every finished run ([`runner`]), giving every child the
+//! same stack and environment layout ([`layout`]).
 pub mod capture;
 pub mod children;
+pub mod judge;
 pub mod launcher;
 pub mod layout;
 pub mod measure;

@@ -4,8 +4,7 @@ use anyhow::{Result, bail};
 use clap::ArgMatches;
 use clap::parser::ValueSource;
 
-use crate::command::CommandSettings;
-use crate::results::Settings;
+use crate::results::{CommandSettings, Settings};
 
 /// The checker's options, by clap id and flag: meaningless for a command.
 const CHECKER_ONLY: &[(&str, &str)] = &[

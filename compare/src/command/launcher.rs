@@ -7,17 +7,18 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
+use slice_alloc::POLICY_ENV;
 
 use crate::benchmark::capture::Stdout;
-use crate::benchmark::children::Origin;
-use crate::benchmark::launcher::{Launcher, Request, SLICE_POLICY_ENV, isolate_knobs};
+use crate::benchmark::children::{Origin, SLICE_LIBRARY, SLICE_STATS_ENV};
+use crate::benchmark::judge;
+use crate::benchmark::launcher::{Launcher, Request, SHELL, isolate_knobs};
 use crate::benchmark::measure::{self, Measurement};
-use crate::child::BuildInfo;
-use crate::command::SHELL;
 use crate::command::probe;
 use crate::command::proof::{self, Expect};
-use crate::command::setup::{self, Allocator, SLICE_LIBRARY, SLICE_STATS_ENV, Setup};
+use crate::command::setup::{self, Allocator, Setup};
 use crate::contender::Contender;
+use crate::environment::BuildInfo;
 use crate::results::{AllocatorProof, Run, RunStatus};
 
 /// Runs commands under resolved contenders.
@@ -104,7 +105,7 @@ pub fn prepare(
             Stdout::Discard,
         )
         .with_context(|| format!("starting --command `{command}` under glibc's malloc"))?;
-        measure::exit_status(&measured).map_err(|why| {
+        judge::exit_status(&measured).map_err(|why| {
             anyhow!(
                 "--command `{command}` fails under glibc's malloc without any preload (tried \
                  once before the first run): {why}"
@@ -169,9 +170,7 @@ impl CommandLauncher {
         let mut shell = Command::new(SHELL);
         shell.arg("-c").arg(command);
         isolate_knobs(&mut shell, Contender::System);
-        shell
-            .env_remove(SLICE_POLICY_ENV)
-            .env_remove(SLICE_STATS_ENV);
+        shell.env_remove(POLICY_ENV).env_remove(SLICE_STATS_ENV);
         for (key, value) in setup.child_env() {
             shell.env(key, value);
         }
@@ -215,7 +214,7 @@ impl Launcher for CommandLauncher {
     fn judge(&self, request: &Request<'_>, round: usize, measured: &Measurement) -> Run {
         let contender = request.contender;
         let Some(setup) = self.setup(contender) else {
-            let mut run = measure::measured_run(round, measured);
+            let mut run = judge::measured_run(round, measured);
             run.status = RunStatus::Failed(format!("contender {contender} was not resolved"));
             return run;
         };
@@ -234,7 +233,7 @@ impl Launcher for CommandLauncher {
             (Allocator::Library(_), Some(proof)) => Expect::Library { proof },
             (Allocator::System, Some(proof)) => Expect::System { proof },
             (_, None) => {
-                let mut run = measure::measured_run(round, measured);
+                let mut run = judge::measured_run(round, measured);
                 run.status =
                     RunStatus::Failed(format!("contender {contender} has no binding proof"));
                 return run;

@@ -14,8 +14,6 @@
 //!
 //! In the results, a command bake-off has `settings.command`; `settings.corpora` holds the
 //! commands (each a cell, as a corpus is) and `settings.checkers` is `[1]`.
-use serde::{Deserialize, Serialize};
-
 pub mod cli;
 pub mod elf;
 pub mod launcher;
@@ -23,14 +21,3 @@ pub mod probe;
 pub mod proof;
 pub mod setup;
 pub mod tree;
-
-/// The shell every command runs in, as `sh -c CMD`.
-pub const SHELL: &str = "/bin/sh";
-
-/// What a command bake-off records in its settings beside the commands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CommandSettings {
-    /// Whether a run's digest is a hash of its standard output (so that a run whose output
-    /// differs from the majority's fails); false with `--no-digest`.
-    pub digest: bool,
-}

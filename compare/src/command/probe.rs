@@ -26,12 +26,12 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::benchmark::measure::{self, Exit};
+use crate::benchmark::judge;
+use crate::benchmark::measure::Exit;
 use crate::command::elf::Linking;
-use crate::command::proof::CommandProof;
 use crate::command::setup::Setup;
 use crate::command::tree::{self, Exec, Tree};
-use crate::results::AllocatorProof;
+use crate::results::{AllocatorProof, CommandProof};
 
 /// One `malloc` binding: the referencing object and the object it was bound to, each with
 /// its link-map namespace (0 but after a `dlmopen`).
@@ -283,17 +283,16 @@ fn is_expected(object: &str, expected: Option<&Path>) -> bool {
 }
 
 /// The largest share of the probe tree's CPU time that programs without the contender's
-/// allocator may take, as [`crate::benchmark::measure::MAX_SMALL_FALLBACK_SHARE`] is for
-/// small requests: 1%.
+/// allocator may take, as [`judge::MAX_SMALL_FALLBACK_SHARE`] is for small requests: 1%.
 pub const MAX_UNSERVED_CPU_SHARE: f64 = 0.01;
 
 /// Why a traced run's end fails the probe: timed out, a signal or a non-zero exit code, in
-/// the words a measured run's failure has ([`measure::ended`]).
+/// the words a measured run's failure has ([`judge::ended`]).
 fn failed(tree: &Tree, stderr: &Path, timeout: Option<Duration>) -> Option<String> {
     if tree.timed_out {
         return Some(timeout.map_or_else(
             || "timed out: killed with its process group".to_string(),
-            measure::timed_out,
+            judge::timed_out,
         ));
     }
     let status = tree.status;
@@ -302,7 +301,7 @@ fn failed(tree: &Tree, stderr: &Path, timeout: Option<Duration>) -> Option<Strin
     } else {
         Exit::Code(libc::WEXITSTATUS(status))
     };
-    measure::ended(exit, &std::fs::read(stderr).unwrap_or_default()).err()
+    judge::ended(exit, &std::fs::read(stderr).unwrap_or_default()).err()
 }
 
 /// Runs `command` (`sh -c CMD` in the environment a measured run of `setup` gets) once with

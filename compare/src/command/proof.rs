@@ -13,42 +13,16 @@
 //!   the majority's fails as a checker run with another digest does.
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use checker::report::SliceReport;
 use slice_alloc::Policy;
 
-use crate::benchmark::measure::{self, Measurement};
+use crate::benchmark::children::SLICE_LIBRARY;
+use crate::benchmark::judge;
+use crate::benchmark::measure::Measurement;
 use crate::contender::Contender;
-use crate::results::{AllocatorProof, Run, RunStatus};
-
-/// What the proof of a command run showed, beside the [`AllocatorProof`]'s own fields.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct CommandProof {
-    /// `statistics` (the slice library's lines of this run) or `bindings` (the `LD_DEBUG`
-    /// probe before the first run).
-    pub method: String,
-    /// Processes the proof covers: statistics lines of served processes, or processes of the
-    /// probe that bound `malloc`.
-    pub processes: u32,
-    /// Their executables, each once, in order of appearance.
-    pub executables: Vec<String>,
-    /// Executables of the probe's process tree that ran without the contender's allocator
-    /// (their environment cleared), each with its CPU time: few enough to leave the run ok.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unserved: Vec<String>,
-    /// Slice contenders: requests of 1..=512 bytes, summed over the processes (class blocks
-    /// handed out plus those glibc served instead).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub small_requests: Option<u64>,
-    /// Slice contenders: bytes carved per class (16, 32, ..., 512 bytes), summed over
-    /// processes and arenas.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub class_carved_bytes: Vec<u64>,
-    /// Slice contenders: slices that crossed their switch point, per class.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub class_switches: Vec<u64>,
-}
+use crate::results::{AllocatorProof, CommandProof, Run, RunStatus};
 
 /// One statistics line of the slice library (see "Preloading" in alloc/README.md).
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -124,10 +98,9 @@ pub fn read_stats(path: &Path) -> Result<Vec<StatsLine>, String> {
 pub fn slice_proof(policy: Policy, lines: &[StatsLine]) -> Result<AllocatorProof, String> {
     if lines.is_empty() {
         return Err(format!(
-            "no slice statistics line: no process of the command loaded {} and left through \
-             exit (a statically linked command cannot be preloaded; a program that clears \
-             LD_PRELOAD from its environment, or ends by a signal or _exit, writes none)",
-            super::setup::SLICE_LIBRARY
+            "no slice statistics line: no process of the command loaded {SLICE_LIBRARY} and left \
+             through exit (a statically linked command cannot be preloaded; a program that \
+             clears LD_PRELOAD from its environment, or ends by a signal or _exit, writes none)"
         ));
     }
     let served: Vec<&StatsLine> = lines.iter().filter(|l| l.served).collect();
@@ -163,7 +136,7 @@ pub fn slice_proof(policy: Policy, lines: &[StatsLine]) -> Result<AllocatorProof
         if report.small_requests == 0 {
             continue;
         }
-        measure::check_slice_service(Contender::Slice(policy), Some(&report))
+        judge::check_slice_service(Contender::Slice(policy), Some(&report))
             .map_err(|why| format!("process {} ({}): {why}", line.pid, line.exe))?;
     }
     let small_fallbacks = sum(StatsLine::small_fallbacks);
@@ -188,7 +161,7 @@ pub fn slice_proof(policy: Policy, lines: &[StatsLine]) -> Result<AllocatorProof
     }
     Ok(AllocatorProof {
         name: "slice".to_string(),
-        identity: format!("{} {policy}", super::setup::SLICE_LIBRARY),
+        identity: format!("{SLICE_LIBRARY} {policy}"),
         policy: Some(policy.to_string()),
         arenas_claimed: Some(arenas_claimed),
         switches: Some(sum(|l| l.switches)),
@@ -225,8 +198,8 @@ pub enum Expect<'a> {
 
 /// Judges one command run: exit status, digest of the output, and the allocator's proof.
 pub fn judge(round: usize, measured: &Measurement, digest: bool, expect: Expect<'_>) -> Run {
-    let mut run = measure::measured_run(round, measured);
-    if let Err(why) = measure::exit_status(measured) {
+    let mut run = judge::measured_run(round, measured);
+    if let Err(why) = judge::exit_status(measured) {
         run.status = RunStatus::Failed(why);
         return run;
     }

@@ -5,18 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use slice_alloc::Policy;
+use slice_alloc::{POLICY_ENV, Policy};
 
 use crate::benchmark::capture::NOT_PRELOADED;
-use crate::benchmark::launcher::SLICE_POLICY_ENV;
-use crate::command::SHELL;
+use crate::benchmark::children::SLICE_STATS_ENV;
+use crate::benchmark::launcher::SHELL;
 use crate::contender::{Contender, variant::Base};
-
-/// The slice library's file name, built by `cargo build --release -p slice-preload`.
-pub const SLICE_LIBRARY: &str = "libslice_alloc.so";
-/// The statistics variable of the slice library: a file each exiting process appends a
-/// JSON line to.
-pub const SLICE_STATS_ENV: &str = "CHECKBENCH_SLICE_STATS";
 
 /// Where the system's shared libraries of mimalloc and jemalloc are looked for, before
 /// ld.so's cache (`ldconfig -p`).
@@ -189,7 +183,7 @@ impl Setup {
             env.push(("LD_PRELOAD".to_string(), library.display().to_string()));
         }
         if let Allocator::Slice { policy, .. } = &self.allocator {
-            env.push((SLICE_POLICY_ENV.to_string(), policy.to_string()));
+            env.push((POLICY_ENV.to_string(), policy.to_string()));
         }
         env.extend(self.env.iter().cloned());
         env

@@ -4,8 +4,8 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use compare::benchmark::children::{ChildrenError, Origin, build_info};
-use compare::child::BuildInfo;
 use compare::contender::Contender;
+use compare::environment::BuildInfo;
 
 /// A fake child in `dir` that answers `--build-info` with `answer` (a shell word list).
 fn fake_child(dir: &Path, name: &str, script: &str) {

@@ -127,7 +127,7 @@ fn a_command_bakeoff_under_slice_nohuge_slice_hybrid_and_system_finishes_with_ok
         "{system}"
     );
     let library = &results["environment"]["children"]["libslice_alloc.so"];
-    let own = compare::child::BuildInfo::current();
+    let own = compare::environment::BuildInfo::current();
     assert_eq!(library["source_digest"], own.source_digest, "{library}");
     assert_eq!(library["profile"], "release", "{library}");
     let table = String::from_utf8_lossy(&out.stdout);
@@ -576,7 +576,7 @@ fn a_straggler_holding_stdout_dies_when_its_run_ends_and_the_run_is_ok() {
         started.elapsed()
     );
     assert_eq!(measured.stdout, b"done\n");
-    assert!(compare::benchmark::measure::exit_status(&measured).is_ok());
+    assert!(compare::benchmark::judge::exit_status(&measured).is_ok());
     assert!(gone_soon(pid), "the straggler {pid} outlived its run");
 }
 
@@ -592,7 +592,7 @@ fn a_process_that_leaves_the_group_and_holds_stdout_fails_the_run_after_the_grac
         "waited {:?} for the escaped process",
         started.elapsed()
     );
-    let why = compare::benchmark::measure::exit_status(&measured).unwrap_err();
+    let why = compare::benchmark::judge::exit_status(&measured).unwrap_err();
     assert!(why.contains("process group"), "{why}");
     // SAFETY: a signal to the sleep this test started (it left every group compare kills).
     unsafe { libc::kill(pid, libc::SIGKILL) };

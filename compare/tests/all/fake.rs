@@ -195,9 +195,9 @@ pub fn plan(contenders: &[&str], checkers: &[usize], runs: usize, warmup: usize)
 pub fn mimalloc_children(script: &str) -> tempfile::TempDir {
     use std::os::unix::fs::PermissionsExt as _;
     let dir = tempfile::tempdir().unwrap();
-    let info = compare::child::BuildInfo {
+    let info = compare::environment::BuildInfo {
         profile: "release".to_string(),
-        ..compare::child::BuildInfo::current()
+        ..compare::environment::BuildInfo::current()
     };
     let path = dir.path().join("checkbench-mimalloc");
     std::fs::write(

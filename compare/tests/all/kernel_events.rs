@@ -6,8 +6,9 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use compare::benchmark::judge::measured_run;
 use compare::benchmark::launcher::{Launcher, Request};
-use compare::benchmark::measure::{SAMPLE_INTERVAL, measure, measure_sampled, measured_run};
+use compare::benchmark::measure::{SAMPLE_INTERVAL, measure, measure_sampled};
 use compare::contender::Contender;
 use compare::export::csv::CsvExporter;
 use compare::export::{Exporter, Format, Outputs};

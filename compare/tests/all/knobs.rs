@@ -4,8 +4,9 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
+use compare::benchmark::judge::judge;
 use compare::benchmark::launcher::{Binaries, Launcher, Request};
-use compare::benchmark::measure::{judge, measure};
+use compare::benchmark::measure::measure;
 use compare::contender::{Contender, parse_list};
 use compare::results::{Run, RunStatus};
 

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use compare::benchmark::children::{Build, ChildrenError, Origin, library_build_info};
-use compare::child::BuildInfo;
+use compare::environment::BuildInfo;
 
 use crate::command::{library, refused_with_children_saying};
 

@@ -2,7 +2,7 @@
 use std::sync::atomic::AtomicBool;
 
 use checker::report::SliceReport;
-use compare::benchmark::measure::MAX_SMALL_FALLBACK_SHARE;
+use compare::benchmark::judge::MAX_SMALL_FALLBACK_SHARE;
 use compare::benchmark::runner::Runner;
 use compare::contender::Contender;
 use compare::export::Outputs;
