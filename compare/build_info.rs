@@ -75,7 +75,7 @@ fn source_digest() -> String {
         hasher.update(&bytes);
     }
     let digest = hasher.finalize();
-    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(&digest[..8])
 }
 
 /// Every file below `dir` (relative to `root`), as paths relative to `root`.

@@ -211,11 +211,7 @@ pub fn run(corpus: &Corpus, opts: &Options) -> Result<Outcome, Error> {
         );
         hasher.update(line.as_bytes());
     }
-    let digest = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let digest = hex::encode(hasher.finalize());
 
     // Deep trees drop recursively: drop them on the big-stack threads too.
     drop(bound);

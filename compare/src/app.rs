@@ -584,11 +584,7 @@ fn corpus_digest(corpus: &corpora::Corpus) -> String {
         hasher.update((file.bytes.len() as u64).to_le_bytes());
         hasher.update(&file.bytes);
     }
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(hasher.finalize())
 }
 
 /// `path` made absolute against the working directory (not resolved: a link stays a link).

@@ -222,9 +222,5 @@ pub fn digest(diagnostics: &[Diagnostic]) -> String {
         hasher.update(d.message.as_bytes());
         hasher.update(b"\n");
     }
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(hasher.finalize())
 }

@@ -44,7 +44,7 @@ pub struct Captured {
 
 /// The digest of an output: the first 16 hex digits of its SHA-256.
 pub fn digest_hex(sha256: &[u8]) -> String {
-    sha256.iter().take(8).map(|b| format!("{b:02x}")).collect()
+    hex::encode(&sha256[..8])
 }
 
 /// Reads a run's standard output to its end, keeping what `how` says. A read error ends the

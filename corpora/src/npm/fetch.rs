@@ -157,7 +157,7 @@ pub fn verify_integrity(package: &str, integrity: &str, bytes: &[u8]) -> Result<
             ),
         });
     }
-    Ok(actual.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(hex::encode(actual))
 }
 
 /// The tarball of `spec`: downloaded from the address npm gives, else (a registry that
