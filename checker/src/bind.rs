@@ -10,9 +10,12 @@
 //!
 //! This module holds the data model, [`Scope`] and the binder's state; the walk is one
 //! `impl Binder` block per concern in `bind/` (hoisting, statements, declarations,
-//! expressions, type nodes, the flow graph), beside module resolution and merging.
+//! expressions, type nodes, the flow graph), beside module resolution and merging. The
+//! control-flow graph the binder builds is [`flow`]'s: the binder is its only writer, the
+//! checker's narrowing its reader.
 mod declarations;
 mod expressions;
+pub mod flow;
 mod flow_graph;
 mod hoist;
 mod merge;
@@ -29,8 +32,8 @@ use rustc_hash::FxHashMap;
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
-use crate::flow::{FlowId, FlowNode, UNREACHABLE};
 use crate::parse::ParsedFile;
+use flow::{FlowId, FlowNode, UNREACHABLE};
 
 /// Which file's table a symbol lives in; [`GLOBAL_FILE`] is the merged global table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -3,7 +3,6 @@ pub mod bind;
 pub mod check;
 pub mod cli;
 pub mod diag;
-pub mod flow;
 pub mod parse;
 pub mod report;
 mod syntax;

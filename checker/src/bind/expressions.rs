@@ -5,7 +5,7 @@ use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
 use super::{Binder, DeclRef, SyntaxDecl, flags};
-use crate::flow::{FlowNode, UNREACHABLE};
+use crate::bind::flow::{FlowNode, UNREACHABLE};
 use crate::syntax::{is_property_reference, prop_name};
 
 impl<'a> Binder<'a, '_> {

@@ -3,7 +3,7 @@
 use swc_ecma_ast::*;
 
 use super::{Binder, DeclRef, JumpTarget};
-use crate::flow::{FlowId, FlowNode, UNREACHABLE};
+use crate::bind::flow::{FlowId, FlowNode, UNREACHABLE};
 
 impl<'a> Binder<'a, '_> {
     pub(super) fn add_flow(&mut self, node: FlowNode<'a>) -> FlowId {

@@ -4,7 +4,7 @@ use rustc_hash::FxHashMap;
 use swc_ecma_ast::*;
 
 use super::{Binder, ExportTo, JumpTarget, SymbolId};
-use crate::flow::{FlowNode, UNREACHABLE};
+use crate::bind::flow::{FlowNode, UNREACHABLE};
 use crate::syntax::export_name;
 
 impl<'a> Binder<'a, '_> {

@@ -47,9 +47,10 @@ pub(super) enum Excess {
 /// How deep widening and reporting follow nested literals.
 const MAX_FRESH_DEPTH: u32 = 32;
 
-fn strip(e: &Expr) -> &Expr {
+/// `e` without the parentheses around it.
+fn skip_parens(e: &Expr) -> &Expr {
     match e {
-        Expr::Paren(p) => strip(&p.expr),
+        Expr::Paren(p) => skip_parens(&p.expr),
         _ => e,
     }
 }
@@ -673,7 +674,7 @@ impl<'a> Checker<'a, '_> {
         if depth > MAX_FRESH_DEPTH {
             return false;
         }
-        let e = strip(e);
+        let e = skip_parens(e);
         match e {
             Expr::Object(o) => {
                 let Some(s) = self.checked_type(file, e).filter(|&s| self.is_fresh(s)) else {
@@ -738,7 +739,7 @@ impl<'a> Checker<'a, '_> {
                         for p in &o.props {
                             let PropOrSpread::Prop(p) = p else { continue };
                             let Prop::KeyValue(kv) = &**p else { continue };
-                            let v = strip(&kv.value);
+                            let v = skip_parens(&kv.value);
                             if !matches!(v, Expr::Object(_) | Expr::Array(_) | Expr::Cond(_)) {
                                 continue;
                             }
@@ -799,7 +800,7 @@ impl<'a> Checker<'a, '_> {
 
     /// Reports within the nested literal `e` when its own relation to `target` fails.
     fn report_failed(&mut self, file: u32, e: &'a Expr, target: TypeId, depth: u32) -> bool {
-        let e = strip(e);
+        let e = skip_parens(e);
         if !matches!(e, Expr::Object(_) | Expr::Array(_) | Expr::Cond(_)) {
             return false;
         }

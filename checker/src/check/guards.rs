@@ -9,7 +9,7 @@ use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
 use super::Checker;
-use super::narrow::{Reference, strip};
+use super::narrow::{Reference, skip_outer_expressions};
 use crate::bind::{SymbolId, flags};
 use crate::types::{TypeId, TypeKind, ids};
 
@@ -29,7 +29,7 @@ impl<'a> Checker<'a, '_> {
         let Callee::Expr(callee) = &call.callee else {
             return t;
         };
-        let Some(target) = self.guard_target(file, strip(callee)) else {
+        let Some(target) = self.guard_target(file, skip_outer_expressions(callee)) else {
             return t;
         };
         let (index, guard) = match self.type_predicate_of(target) {
@@ -65,7 +65,9 @@ impl<'a> Checker<'a, '_> {
                 Some(self.resolve_alias(s))
             }
             Expr::Member(m) => {
-                let (Expr::Ident(obj), MemberProp::Ident(prop)) = (strip(&m.obj), &m.prop) else {
+                let (Expr::Ident(obj), MemberProp::Ident(prop)) =
+                    (skip_outer_expressions(&m.obj), &m.prop)
+                else {
                     return None;
                 };
                 let owner = match self.bound.resolve(file, obj.span.lo.0, &obj.sym) {
@@ -99,7 +101,7 @@ impl<'a> Checker<'a, '_> {
             crate::bind::DeclRef::Function(f) => f.return_type.is_none() && f.params.len() == 1,
             crate::bind::DeclRef::Binding {
                 init: Some(init), ..
-            } => match strip(init) {
+            } => match skip_outer_expressions(init) {
                 Expr::Arrow(a) => a.return_type.is_none() && a.params.len() == 1,
                 Expr::Fn(f) => f.function.return_type.is_none() && f.function.params.len() == 1,
                 _ => false,
@@ -148,7 +150,7 @@ impl<'a> Checker<'a, '_> {
                 }
                 crate::bind::DeclRef::Binding {
                     init: Some(init), ..
-                } => match strip(init) {
+                } => match skip_outer_expressions(init) {
                     Expr::Arrow(a) => (a.params.iter().collect(), a.return_type.as_deref()),
                     Expr::Fn(f) => (
                         f.function.params.iter().map(|p| &p.pat).collect(),
@@ -359,7 +361,7 @@ impl<'a> Checker<'a, '_> {
         right: &Expr,
         assume_true: bool,
     ) -> TypeId {
-        let Expr::Ident(i) = strip(right) else {
+        let Expr::Ident(i) = skip_outer_expressions(right) else {
             return t;
         };
         let Some(s) = self.bound.resolve(file, i.span.lo.0, &i.sym) else {

@@ -14,8 +14,8 @@ use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
 use super::Checker;
+use crate::bind::flow::{FlowId, FlowNode};
 use crate::bind::{SymbolId, THIS_REFERENCE, flags};
-use crate::flow::{FlowId, FlowNode};
 use crate::syntax;
 use crate::types::{TypeId, TypeKind, ids};
 
@@ -46,10 +46,12 @@ pub(super) struct FlowCaches {
     steps: u32,
 }
 
-pub(super) fn strip(e: &Expr) -> &Expr {
+/// `e` without the parentheses and non-null assertions (`x!`) around it, as TypeScript's
+/// `skipOuterExpressions` skips them before narrowing a reference.
+pub(super) fn skip_outer_expressions(e: &Expr) -> &Expr {
     match e {
-        Expr::Paren(p) => strip(&p.expr),
-        Expr::TsNonNull(n) => strip(&n.expr),
+        Expr::Paren(p) => skip_outer_expressions(&p.expr),
+        Expr::TsNonNull(n) => skip_outer_expressions(&n.expr),
         _ => e,
     }
 }
@@ -156,7 +158,7 @@ impl<'a> Checker<'a, '_> {
                     self.narrowing.reachable.insert((file, flow), r);
                     return r;
                 }
-                _ => flow = node.antecedent().unwrap_or(crate::flow::UNREACHABLE),
+                _ => flow = node.antecedent().unwrap_or(crate::bind::flow::UNREACHABLE),
             }
         }
     }
@@ -232,7 +234,7 @@ impl<'a> Checker<'a, '_> {
                 FlowNode::Start { captured_from, .. } => {
                     // Only a constant variable's own narrowing crosses into a closure;
                     // properties may have changed by the time it runs.
-                    if *captured_from != crate::flow::UNREACHABLE
+                    if *captured_from != crate::bind::flow::UNREACHABLE
                         && sym.path.is_empty()
                         && self.is_constant(file, sym.sym)
                     {
@@ -336,7 +338,7 @@ impl<'a> Checker<'a, '_> {
         let Some(value) = value else {
             return declared;
         };
-        let assigned = match strip(value) {
+        let assigned = match skip_outer_expressions(value) {
             Expr::Lit(l) => match self.literal_type(l) {
                 Some(t) => t,
                 None => return declared,
@@ -377,7 +379,7 @@ impl<'a> Checker<'a, '_> {
 
     /// The unit type an expression denotes (`null`, `undefined`, a literal).
     fn unit_of(&mut self, e: &Expr) -> Option<TypeId> {
-        match strip(e) {
+        match skip_outer_expressions(e) {
             Expr::Lit(l) => self.literal_type(l),
             Expr::Ident(i) if i.sym.as_str() == "undefined" => Some(ids::UNDEFINED),
             _ => None,
@@ -385,7 +387,7 @@ impl<'a> Checker<'a, '_> {
     }
 
     pub(super) fn is_reference(&self, file: u32, sym: Reference<'_>, e: &Expr) -> bool {
-        match strip(e) {
+        match skip_outer_expressions(e) {
             Expr::Ident(i) => {
                 sym.path.is_empty()
                     && self.bound.resolve(file, i.span.lo.0, &i.sym) == Some(sym.sym)
@@ -423,7 +425,7 @@ impl<'a> Checker<'a, '_> {
         if depth > MAX_NARROW_DEPTH {
             return false;
         }
-        match strip(e) {
+        match skip_outer_expressions(e) {
             Expr::Ident(_) => self.is_reference(file, sym, e),
             Expr::Unary(u) => match u.op {
                 UnaryOp::Bang => self.mentions(file, sym, &u.arg, depth + 1),
@@ -504,7 +506,7 @@ impl<'a> Checker<'a, '_> {
         if depth > MAX_NARROW_DEPTH {
             return t;
         }
-        match strip(e) {
+        match skip_outer_expressions(e) {
             Expr::Ident(_) | Expr::Member(_) => {
                 if self.is_reference(file, sym, e) {
                     self.narrow_truthy(t, assume_true)
@@ -540,10 +542,10 @@ impl<'a> Checker<'a, '_> {
                     let equal = matches!(b.op, BinaryOp::EqEqEq | BinaryOp::EqEq) == assume_true;
                     let strict = matches!(b.op, BinaryOp::EqEqEq | BinaryOp::NotEqEq);
                     for (x, y) in [(&b.left, &b.right), (&b.right, &b.left)] {
-                        if let Expr::Unary(u) = strip(x)
+                        if let Expr::Unary(u) = skip_outer_expressions(x)
                             && u.op == UnaryOp::TypeOf
                             && self.is_reference(file, sym, &u.arg)
-                            && let Expr::Lit(Lit::Str(s)) = strip(y)
+                            && let Expr::Lit(Lit::Str(s)) = skip_outer_expressions(y)
                         {
                             let name = syntax::str_atom(s);
                             return self.narrow_typeof(t, &name, equal);
@@ -574,13 +576,15 @@ impl<'a> Checker<'a, '_> {
                 BinaryOp::InstanceOf if self.is_reference(file, sym, &b.left) => {
                     self.narrow_instanceof(file, t, &b.right, assume_true)
                 }
-                BinaryOp::In if self.is_reference(file, sym, &b.right) => match strip(&b.left) {
-                    Expr::Lit(Lit::Str(s)) => {
-                        let name = syntax::str_atom(s);
-                        self.narrow_in(t, &name, assume_true)
+                BinaryOp::In if self.is_reference(file, sym, &b.right) => {
+                    match skip_outer_expressions(&b.left) {
+                        Expr::Lit(Lit::Str(s)) => {
+                            let name = syntax::str_atom(s);
+                            self.narrow_in(t, &name, assume_true)
+                        }
+                        _ => t,
                     }
-                    _ => t,
-                },
+                }
                 _ => t,
             },
             Expr::Call(c) => self.narrow_type_guard(file, sym, t, c, assume_true),
@@ -656,7 +660,7 @@ pub(super) fn single_return(stmts: &[Stmt]) -> Option<&Expr> {
 
 /// The property access `e` is (`x.a`, or `x?.a` in an optional chain, which it also says).
 fn member_of(e: &Expr) -> Option<(&MemberExpr, bool)> {
-    match strip(e) {
+    match skip_outer_expressions(e) {
         Expr::Member(m) => Some((m, false)),
         Expr::OptChain(o) => match &*o.base {
             OptChainBase::Member(m) => Some((m, true)),

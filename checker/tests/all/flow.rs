@@ -1,6 +1,6 @@
 //! The binder's control-flow graph, and narrowing by the checker's walk over it.
 use checker::bind::bind_all;
-use checker::flow::{FlowId, FlowNode, UNREACHABLE};
+use checker::bind::flow::{FlowId, FlowNode, UNREACHABLE};
 use checker::parse::parse;
 
 use crate::{check, render};

@@ -8,7 +8,7 @@
 //! reachability) is cached per checker.
 use swc_ecma_ast::{CallExpr, Expr, MemberExpr};
 
-use crate::bind::SymbolId;
+use super::SymbolId;
 
 /// Index of a node in its file's [`FlowNode`] arena.
 pub type FlowId = u32;
