@@ -73,66 +73,6 @@ fn carving_is_contiguous_within_a_span_and_goes_on_at_the_frontier() {
 }
 
 #[test]
-fn freeing_everything_then_allocating_returns_the_first_nursery_block() {
-    let heap = heap(64 << 10, 1, adaptive());
-    let arena = heap.claim().unwrap();
-    let blocks: Vec<_> = (0..300).map(|_| arena.alloc(layout(64))).collect();
-    for &p in blocks.iter().rev() {
-        // SAFETY: each block came from this heap for 64 bytes and is freed once.
-        unsafe { arena.dealloc(p, layout(64)) };
-    }
-    assert_eq!(arena.alloc(layout(64)), blocks[0]);
-    assert_eq!(arena.alloc(layout(60)), blocks[1]);
-    assert_eq!(heap.stats().arenas[0][3].reuses, 2);
-}
-
-#[test]
-fn recycled_nursery_blocks_are_zeroed_for_alloc_zeroed() {
-    let heap = heap(64 << 10, 1, adaptive());
-    let arena = heap.claim().unwrap();
-    for size in [1, 8, 16, 200, 512] {
-        let p = arena.alloc(layout(size));
-        // SAFETY: p holds size bytes.
-        unsafe {
-            p.write_bytes(0xAB, size);
-            arena.dealloc(p, layout(size));
-        }
-        let q = arena.alloc_zeroed(layout(size));
-        assert_eq!(q, p, "the block is recycled");
-        // SAFETY: q holds size bytes.
-        let bytes = unsafe { std::slice::from_raw_parts(q, size) };
-        assert!(bytes.iter().all(|&b| b == 0), "size {size}: {bytes:?}");
-    }
-}
-
-#[test]
-fn realloc_inside_the_class_returns_the_same_nursery_block() {
-    let heap = heap(64 << 10, 1, adaptive());
-    let arena = heap.claim().unwrap();
-    let p = arena.alloc(layout(40));
-    // SAFETY: p holds 40 bytes; each realloc passes the block's current layout.
-    unsafe {
-        p.write_bytes(7, 40);
-        assert_eq!(arena.realloc(p, layout(40), 48), p);
-        let q = arena.realloc(p, layout(48), 49);
-        assert_ne!(q, p);
-        assert_eq!(heap.locate(q), Some((0, 3)));
-        assert!(std::slice::from_raw_parts(q, 40).iter().all(|&b| b == 7));
-        let r = arena.realloc(q, layout(49), 4000);
-        assert_eq!(heap.locate(r), None, "over 512 goes to the system");
-        let s = arena.realloc(r, layout(4000), 20);
-        assert_eq!(heap.locate(s), Some((0, 1)), "back into a class");
-        assert!(std::slice::from_raw_parts(s, 20).iter().all(|&b| b == 7));
-        arena.dealloc(s, layout(20));
-    }
-    assert_eq!(
-        arena.alloc(layout(40)),
-        p,
-        "the freed 40-byte block is reused"
-    );
-}
-
-#[test]
 fn a_spent_nursery_sends_the_class_to_its_slice_then_to_the_system() {
     let heap = heap(4096, 1, adaptive());
     let (_, len) = heap.nursery().unwrap();

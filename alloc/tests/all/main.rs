@@ -37,6 +37,17 @@ pub fn adaptive() -> Policy {
     plain(ThpPolicy::Adaptive)
 }
 
+/// Every THP policy without ablations, for the behaviour they must share: the free list,
+/// zeroing, realloc within a class.
+pub fn every_policy() -> [Policy; 4] {
+    [
+        plain(ThpPolicy::NoHuge),
+        hybrid(8),
+        plain(ThpPolicy::Huge),
+        adaptive(),
+    ]
+}
+
 /// A policy without ablations.
 pub fn plain(thp: ThpPolicy) -> Policy {
     Policy {
