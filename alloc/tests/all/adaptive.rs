@@ -4,7 +4,7 @@
 //! zeroing of recycled blocks, system blocks kept out of the classes) holds here too.
 
 use std::collections::HashSet;
-use std::sync::{Arc, Barrier};
+use std::sync::Barrier;
 use std::thread;
 
 use slice_alloc::{CLASS_COUNT, HUGE_PAGE, NURSERY_SMALL_PREFIX_BYTES, NURSERY_SPAN_BYTES};
@@ -134,35 +134,6 @@ fn the_slow_path_drains_remote_frees_before_taking_a_new_span() {
     );
     let next = arena.alloc(layout(16)) as usize;
     assert_eq!(next, blocks[0] as usize + SPAN);
-}
-
-#[test]
-fn a_new_thread_inherits_the_span_an_exiting_thread_parked() {
-    let heap = Arc::new(heap(64 << 10, 2, adaptive()));
-    let first = {
-        let heap = Arc::clone(&heap);
-        thread::spawn(move || {
-            let arena = heap.claim().unwrap();
-            let [x, y, z] = [0; 3].map(|_| arena.alloc(layout(100)) as usize);
-            // SAFETY: x came from this arena for 100 bytes.
-            unsafe { arena.dealloc(x as *mut u8, layout(100)) };
-            (arena.index(), x, y, z)
-        })
-        .join()
-        .unwrap()
-    };
-    let (index, x, y, z) = first;
-    // SAFETY: y is live, from this heap, for 100 bytes.
-    unsafe { heap.dealloc(y as *mut u8, layout(100)) };
-    let second = thread::spawn(move || {
-        let arena = heap.claim().unwrap();
-        let got = [0; 3].map(|_| arena.alloc(layout(100)) as usize);
-        (arena.index(), got)
-    })
-    .join()
-    .unwrap();
-    assert_eq!(second.0, index);
-    assert_eq!(second.1, [y, x, z + 112], "free list, then the same span");
 }
 
 #[test]

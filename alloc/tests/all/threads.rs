@@ -7,7 +7,7 @@ use std::thread;
 
 use slice_alloc::{MAX_ARENAS, ThpPolicy};
 
-use crate::{heap, hybrid, layout, plain};
+use crate::{every_policy, heap, hybrid, layout, plain};
 
 const THREADS: usize = 8;
 const BLOCKS: usize = 3000;
@@ -108,36 +108,40 @@ fn blocks_freed_remotely_by_eight_threads_are_neither_lost_nor_duplicated() {
 }
 
 #[test]
-fn a_new_thread_inherits_the_arena_an_exiting_thread_parked() {
-    let heap = Arc::new(heap(64 << 10, 2, plain(ThpPolicy::NoHuge)));
-    let first = {
-        let heap = Arc::clone(&heap);
-        thread::spawn(move || {
+fn a_new_thread_inherits_the_arena_an_exiting_thread_parked_under_every_policy() {
+    for policy in every_policy() {
+        let heap = Arc::new(heap(64 << 10, 2, policy));
+        let first = {
+            let heap = Arc::clone(&heap);
+            thread::spawn(move || {
+                let arena = heap.claim().unwrap();
+                let [x, y, z] = [0; 3].map(|_| arena.alloc(layout(100)) as usize);
+                // SAFETY: x came from this arena for 100 bytes.
+                unsafe { arena.dealloc(x as *mut u8, layout(100)) };
+                (arena.index(), x, y, z)
+            })
+            .join()
+            .unwrap()
+        };
+        let (index, x, y, z) = first;
+        // a free while the arena is parked goes to its remote stack
+        // SAFETY: y is live, from this heap, for 100 bytes.
+        unsafe { heap.dealloc(y as *mut u8, layout(100)) };
+        let second = thread::spawn(move || {
             let arena = heap.claim().unwrap();
-            let x = arena.alloc(layout(100)) as usize;
-            let y = arena.alloc(layout(100)) as usize;
-            let z = arena.alloc(layout(100)) as usize;
-            // SAFETY: x came from this arena for 100 bytes.
-            unsafe { arena.dealloc(x as *mut u8, layout(100)) };
-            (arena.index(), x, y, z)
+            let got = [0; 3].map(|_| arena.alloc(layout(100)) as usize);
+            (arena.index(), got)
         })
         .join()
-        .unwrap()
-    };
-    let (index, x, y, z) = first;
-    // a free while the arena is parked goes to its remote stack
-    // SAFETY: y is live, from this heap, for 100 bytes.
-    unsafe { heap.dealloc(y as *mut u8, layout(100)) };
-    let second = thread::spawn(move || {
-        let arena = heap.claim().unwrap();
-        let got = [0; 3].map(|_| arena.alloc(layout(100)) as usize);
-        (arena.index(), got)
-    })
-    .join()
-    .unwrap();
-    assert_eq!(second.0, index, "the lowest free arena is the parked one");
-    // the remote stack was drained onto the inherited free list at claim: y, then x, then bump
-    assert_eq!(second.1, [y, x, z + 112]);
+        .unwrap();
+        assert_eq!(
+            second.0, index,
+            "{policy}: the lowest free arena is the parked one"
+        );
+        // the remote stack was drained onto the inherited free list at claim: y, then x, then
+        // the bump pointer (adaptive: in the same nursery span) where the first thread left it
+        assert_eq!(second.1, [y, x, z + 112], "{policy}");
+    }
 }
 
 #[test]
