@@ -110,16 +110,10 @@ pub fn run(corpus: &Corpus, opts: &Options) -> Result<Outcome, Error> {
         return Err(Error::NoSourceFiles(corpus.name.clone()));
     }
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let front = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .stack_size(STACK_BYTES)
-        .thread_name(|i| format!("parse-{i}"))
-        .build()?;
-    let checker_pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.checkers)
-        .stack_size(STACK_BYTES)
-        .thread_name(|i| format!("checker-{i}"))
-        .build()?;
+    // Parsing, checking and dropping trees recurse per nesting level: every thread that
+    // touches a tree is one of corpora's big-stack pools.
+    let front = corpora::depth::pool(threads, "parse")?;
+    let checker_pool = corpora::depth::pool(opts.checkers, "checker")?;
 
     let start = Instant::now();
     let parsed: Vec<ParsedFile> = front.install(|| {
