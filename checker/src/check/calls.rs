@@ -1,7 +1,6 @@
 //! Call resolution details shaped like TypeScript's: the signatures of a union of
-//! callables (`getUnionSignatures`), the constraints of a signature's own type parameters
-//! after an instantiation of what declares it, and the awaited type of what an `async`
-//! body returns.
+//! callables (`getUnionSignatures`) and the awaited type of what an `async` body
+//! returns.
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
@@ -14,39 +13,6 @@ use crate::syntax::expr_lo;
 use crate::types::{Mapper, Param, Signature, SymbolType, TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
-    /// The instantiation a signature that keeps its own type parameters carries: `outer`
-    /// followed by `m`.
-    pub(super) fn compose_outer(&mut self, outer: Option<&Mapper>, m: &Mapper) -> Rc<Mapper> {
-        let Some(o) = outer else {
-            return Rc::new(m.clone());
-        };
-        let mut params = Vec::with_capacity(o.pairs.len() + m.pairs.len());
-        let mut args = Vec::with_capacity(o.pairs.len() + m.pairs.len());
-        for &(p, a) in &o.pairs {
-            params.push(p);
-            args.push(self.instantiate(a, m));
-        }
-        for &(p, a) in &m.pairs {
-            if o.get(p).is_none() {
-                params.push(p);
-                args.push(a);
-            }
-        }
-        Rc::new(Mapper::new(&self.types, &params, &args))
-    }
-
-    /// A constraint of one of `sig`'s own type parameters, read through the instantiation
-    /// of what declares the signature (`S extends T` on `Array<X>` is `X`).
-    pub(super) fn through_outer(&mut self, sig: &Signature, c: TypeId) -> TypeId {
-        match &sig.outer {
-            Some(o) => {
-                let o = o.clone();
-                self.instantiate(c, &o)
-            }
-            None => c,
-        }
-    }
-
     /// The type a `return` gives its function: awaited in an `async` body.
     pub(super) fn returned_type(&mut self, t: TypeId) -> TypeId {
         if self.async_returns.last() == Some(&self.returns.len()) {
@@ -311,27 +277,6 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         let e = self.types.union(&elems);
         self.array_of(e)
-    }
-
-    /// The type argument `i` of a call is checked against: a rest parameter gives its
-    /// element type to every remaining argument.
-    pub(super) fn param_at(&mut self, sig: &Signature, i: usize) -> Option<TypeId> {
-        if sig.rest && i + 1 >= sig.params.len() {
-            let last = sig.params.last()?.ty;
-            // A tuple rest parameter has one type per position, and none past its end.
-            if let TypeKind::Tuple(es) = self.types.kind(last) {
-                return es.get(i + 1 - sig.params.len()).copied();
-            }
-            return Some(self.element_type(last));
-        }
-        // An optional parameter (`x?: T`, `x = v`) takes `undefined` too, as TypeScript's
-        // getTypeAtPosition adds it under strictNullChecks.
-        let t = sig.params.get(i)?.ty;
-        Some(if i >= sig.min_args {
-            self.types.union(&[t, ids::UNDEFINED])
-        } else {
-            t
-        })
     }
 
     /// Checks a call or `new` as TypeScript does: the callee's signatures
