@@ -25,6 +25,7 @@ mod mapped;
 mod members;
 mod narrow;
 mod outer;
+mod predicates;
 mod printing;
 mod properties;
 mod relations;

@@ -1,7 +1,6 @@
 //! Call resolution details shaped like TypeScript's: the signatures of a union of
-//! callables (`getUnionSignatures`), type predicates on signatures, the constraints of a
-//! signature's own type parameters after an instantiation of what declares it, and the
-//! awaited type of what an `async` body returns.
+//! callables (`getUnionSignatures`) and the awaited type of what an `async` body
+//! returns.
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
@@ -14,119 +13,6 @@ use crate::syntax::expr_lo;
 use crate::types::{Mapper, Param, Signature, SymbolType, TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
-    /// The type predicate of a return type annotation (`x is T` on the parameter named
-    /// `x`); `asserts x is T` and `this is T` give none.
-    pub(super) fn type_predicate(
-        &mut self,
-        file: u32,
-        ret: Option<&'a TsType>,
-        params: &[Param],
-    ) -> Option<(usize, TypeId)> {
-        let Some(TsType::TsTypePredicate(p)) = ret else {
-            return None;
-        };
-        if p.asserts {
-            return None;
-        }
-        let TsThisTypeOrIdent::Ident(id) = &p.param_name else {
-            return None;
-        };
-        let ann = p.type_ann.as_deref()?;
-        let i = params.iter().position(|q| q.name == id.sym)?;
-        Some((i, self.type_from_node(file, &ann.type_ann)))
-    }
-
-    /// How a source signature's type predicate relates to the target's, where the target
-    /// has one (TypeScript's compareSignaturesRelated): a signature without a predicate
-    /// is not assignable to one with, so `xs.filter(x => cond)` does not match the
-    /// `value is S` overload. `None` where the target has no predicate (the return types
-    /// decide).
-    pub(super) fn predicate_related(&mut self, s: &Signature, t: &Signature) -> Option<bool> {
-        let (ti, tt) = t.predicate?;
-        Some(match s.predicate {
-            Some((si, st)) if si == ti => self.is_related(st, tt),
-            _ => false,
-        })
-    }
-
-    /// Inference from a source predicate to a target predicate (`(x): x is Foo => ...`
-    /// against `value is S` infers `S` := `Foo`). A generic source (`isDefined<T>(x: T):
-    /// x is NonNullable<T>`) is first instantiated in the context of the target's
-    /// parameters, as TypeScript instantiates a generic argument in its contextual
-    /// signature.
-    pub(super) fn infer_from_predicate(
-        &mut self,
-        ps: &Signature,
-        as_: &Signature,
-        tps: &[TypeId],
-        out: &mut rustc_hash::FxHashMap<TypeId, Vec<TypeId>>,
-        depth: u32,
-    ) {
-        let (Some((pi, pt)), Some((ai, at))) = (ps.predicate, as_.predicate) else {
-            return;
-        };
-        if pi != ai {
-            return;
-        }
-        let at = if as_.type_params.is_empty() {
-            at
-        } else {
-            let own = as_.type_params.clone();
-            let mut cands: rustc_hash::FxHashMap<TypeId, Vec<TypeId>> = Default::default();
-            for (x, y) in as_.params.iter().zip(ps.params.iter()) {
-                if !self.types.is_generic(y.ty) {
-                    self.infer_from(x.ty, y.ty, &own, &mut cands, depth + 1);
-                }
-            }
-            let args: Vec<TypeId> = own
-                .iter()
-                .map(|tp| match cands.get(tp) {
-                    Some(c) if !c.is_empty() => self.types.union(c),
-                    _ => ids::UNKNOWN,
-                })
-                .collect();
-            if args.contains(&ids::UNKNOWN) {
-                return;
-            }
-            let m = Mapper::new(&self.types, &own, &args);
-            self.instantiate(at, &m)
-        };
-        self.infer_from(pt, at, tps, out, depth + 1);
-    }
-
-    /// The instantiation a signature that keeps its own type parameters carries: `outer`
-    /// followed by `m`.
-    pub(super) fn compose_outer(&mut self, outer: Option<&Mapper>, m: &Mapper) -> Rc<Mapper> {
-        let Some(o) = outer else {
-            return Rc::new(m.clone());
-        };
-        let mut params = Vec::with_capacity(o.pairs.len() + m.pairs.len());
-        let mut args = Vec::with_capacity(o.pairs.len() + m.pairs.len());
-        for &(p, a) in &o.pairs {
-            params.push(p);
-            args.push(self.instantiate(a, m));
-        }
-        for &(p, a) in &m.pairs {
-            if o.get(p).is_none() {
-                params.push(p);
-                args.push(a);
-            }
-        }
-        Rc::new(Mapper::new(&self.types, &params, &args))
-    }
-
-    /// A constraint of one of `sig`'s own type parameters, read through the instantiation
-    /// of what declares the signature (`S extends T` on `Array<X>` is `X`).
-    pub(super) fn through_outer(&mut self, sig: &Signature, c: TypeId) -> TypeId {
-        match &sig.outer {
-            Some(o) => {
-                let o = o.clone();
-                self.instantiate(c, &o)
-            }
-            None => c,
-        }
-    }
-
     /// The type a `return` gives its function: awaited in an `async` body.
     pub(super) fn returned_type(&mut self, t: TypeId) -> TypeId {
         if self.async_returns.last() == Some(&self.returns.len()) {
@@ -391,27 +277,6 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
         let e = self.types.union(&elems);
         self.array_of(e)
-    }
-
-    /// The type argument `i` of a call is checked against: a rest parameter gives its
-    /// element type to every remaining argument.
-    pub(super) fn param_at(&mut self, sig: &Signature, i: usize) -> Option<TypeId> {
-        if sig.rest && i + 1 >= sig.params.len() {
-            let last = sig.params.last()?.ty;
-            // A tuple rest parameter has one type per position, and none past its end.
-            if let TypeKind::Tuple(es) = self.types.kind(last) {
-                return es.get(i + 1 - sig.params.len()).copied();
-            }
-            return Some(self.element_type(last));
-        }
-        // An optional parameter (`x?: T`, `x = v`) takes `undefined` too, as TypeScript's
-        // getTypeAtPosition adds it under strictNullChecks.
-        let t = sig.params.get(i)?.ty;
-        Some(if i >= sig.min_args {
-            self.types.union(&[t, ids::UNDEFINED])
-        } else {
-            t
-        })
     }
 
     /// Checks a call or `new` as TypeScript does: the callee's signatures

@@ -200,36 +200,6 @@ impl<'a, 'b> Checker<'a, 'b> {
         related || !self.plain(c) || !(object || self.plain(s))
     }
 
-    /// A type this checker relates exactly as TypeScript does: a primitive, a literal,
-    /// `object`, `unknown`, or a union of those (not `never`, which stands in for the keys
-    /// of a union here, nor enums, whose members relate to literals only approximately).
-    pub(super) fn plain(&self, t: TypeId) -> bool {
-        let simple = |k: &TypeKind| {
-            matches!(
-                k,
-                TypeKind::Any
-                    | TypeKind::Unknown
-                    | TypeKind::Void
-                    | TypeKind::Undefined
-                    | TypeKind::Null
-                    | TypeKind::String
-                    | TypeKind::Number
-                    | TypeKind::Boolean
-                    | TypeKind::BigInt
-                    | TypeKind::EsSymbol
-                    | TypeKind::NonPrimitive
-                    | TypeKind::StringLit(_)
-                    | TypeKind::NumberLit(_)
-                    | TypeKind::BoolLit(_)
-                    | TypeKind::BigIntLit(_)
-            )
-        };
-        match self.types.kind(t) {
-            TypeKind::Union(ms) => ms.iter().all(|&m| simple(self.types.kind(m))),
-            k => simple(k),
-        }
-    }
-
     /// Whether a type argument's meaning, or its parameter's constraint, leans on one of
     /// this checker's approximations (conditional and mapped types, `typeof` of inferred
     /// values, indexed access, `infer`), in the node itself, through the aliases it names
@@ -311,40 +281,6 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
             _ => false,
         }
-    }
-
-    /// As TypeScript's getInferredType: an inferred type argument that does not satisfy
-    /// its constraint (instantiated with the other inferences) becomes that constraint.
-    /// Only decided where both are free of type parameters.
-    pub(super) fn inferred_within_constraints(
-        &mut self,
-        tps: &[TypeId],
-        inferred: Vec<TypeId>,
-    ) -> Vec<TypeId> {
-        let mut out = inferred.clone();
-        let m = Mapper::new(&self.types, tps, &inferred);
-        for (i, &tp) in tps.iter().enumerate() {
-            let v = inferred[i];
-            if self.types.is_generic(v) {
-                continue;
-            }
-            let TypeKind::TypeParam(p) = *self.types.kind(tp) else {
-                continue;
-            };
-            let Some(c) = self.constraint_of(p) else {
-                continue;
-            };
-            let c = self.instantiate(c, &m);
-            // Decided only where this checker relates as TypeScript does (see `plain`).
-            if !self.types.is_generic(c)
-                && !self.is_assignable(v, c)
-                && self.plain(c)
-                && self.plain(v)
-            {
-                out[i] = c;
-            }
-        }
-        out
     }
 
     pub(super) fn report_constraint(

@@ -9,7 +9,7 @@ use super::{Checker, NO_LEAN, Resolution, node_key};
 use crate::bind::{DeclRef as BDecl, SymbolId};
 use crate::diag::Code;
 use crate::syntax::{expr_entity, fn_param_ann};
-use crate::types::{ObjectType, Signature, TypeId, TypeKind, ids};
+use crate::types::{ObjectType, Signature, TypeId, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
     /// Checks a function's annotations and body; `this_type` for methods.
@@ -24,18 +24,6 @@ impl<'a, 'b> Checker<'a, 'b> {
         let t = self.check_function_body(file, f, contextual);
         self.this_types.pop();
         t
-    }
-
-    /// The `this` a function body sees: its class's instance for methods, else `any`.
-    pub(super) fn this_of_function(&mut self, file: u32, lo: u32) -> TypeId {
-        match self.bound.files[file as usize]
-            .this_owners
-            .get(&lo)
-            .copied()
-        {
-            Some(owner) => self.this_expr_type(owner),
-            None => ids::ANY,
-        }
     }
 
     pub(super) fn check_function_body(
@@ -265,16 +253,6 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
         }
         self.this_types.pop();
-    }
-
-    pub(super) fn this_instance(&mut self, declared: TypeId) -> TypeId {
-        if let TypeKind::Declared(s) = self.types.kind(declared).clone() {
-            let params = self.type_params_of(s);
-            if !params.is_empty() {
-                return self.types.reference(s, params.iter().copied().collect());
-            }
-        }
-        declared
     }
 
     pub(super) fn check_prop_init(

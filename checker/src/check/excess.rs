@@ -11,7 +11,8 @@
 //! written property must also relate to the union of the property's types in its
 //! members, which checks nested literals; then the literal's *regular* type relates to
 //! the members. Widening (a variable's, property's or inferred return type, an inferred
-//! type argument) makes a fresh type regular: a new object type whose nested fresh
+//! type argument) makes a fresh type regular ([`Checker::regular_type`], in
+//! [`super::widening`]): a new object type whose nested fresh
 //! types are regular too (`getWidenedType`, `getRegularTypeOfObjectLiteral`), linked
 //! from the fresh type ([`crate::types::Type::regular`]), so later uses of the variable
 //! are not checked again.
@@ -20,19 +21,15 @@
 //! expression whose relation failed, as TypeScript's error elaboration does: at the name
 //! of the first excess property, in the literal itself or in object and array literals
 //! nested in it (property values, array elements, conditional branches).
-use std::cell::Cell;
-use std::rc::Rc;
-
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
+use super::widening::MAX_FRESH_DEPTH;
 use super::{Checker, node_key};
 use crate::diag::Code;
 use crate::syntax;
 use crate::syntax::expr_lo;
-use crate::types::{
-    LITERAL_MEMBER, ObjectType, PropSymbol, TypeId, TypeKind, UNRESOLVED, ids, tflags,
-};
+use crate::types::{LITERAL_MEMBER, TypeId, TypeKind, ids, tflags};
 
 /// What the excess property check found.
 pub(super) enum Excess {
@@ -43,9 +40,6 @@ pub(super) enum Excess {
     /// (narrowed) union target, and that union.
     Nested(Atom, TypeId),
 }
-
-/// How deep widening and reporting follow nested literals.
-const MAX_FRESH_DEPTH: u32 = 32;
 
 /// `e` without the parentheses around it.
 fn skip_parens(e: &Expr) -> &Expr {
@@ -175,91 +169,6 @@ fn spelling_suggestion<'n>(name: &str, candidates: &'n [Atom]) -> Option<&'n Ato
 }
 
 impl<'a> Checker<'a, '_> {
-    pub(super) fn is_fresh(&self, t: TypeId) -> bool {
-        self.types.flags(t) & tflags::FRESH_LITERAL != 0
-    }
-
-    /// `t` with its fresh object literal types made regular (the freshness part of
-    /// TypeScript's `getWidenedType`): through unions, arrays, tuples and the properties
-    /// of fresh literals.
-    pub(super) fn regular_type(&mut self, t: TypeId) -> TypeId {
-        self.regular_type_at(t, 0)
-    }
-
-    fn regular_type_at(&mut self, t: TypeId, depth: u32) -> TypeId {
-        let f = self.types.flags(t);
-        if f & (tflags::FRESH_LITERAL | tflags::CONTAINS_FRESH) == 0 || depth > MAX_FRESH_DEPTH {
-            return t;
-        }
-        match self.types.kind(t).clone() {
-            TypeKind::Object(o) if f & tflags::FRESH_LITERAL != 0 => {
-                if let Some(r) = self.types.regular_of(t) {
-                    return r;
-                }
-                let mut obj = ObjectType {
-                    calls: o.calls.clone(),
-                    constructs: o.constructs.clone(),
-                    string_index: o.string_index,
-                    number_index: o.number_index,
-                    ..ObjectType::default()
-                };
-                for name in &o.order {
-                    let p = &o.props[name];
-                    let ty = p.ty.get();
-                    let regular = if ty == UNRESOLVED {
-                        ty
-                    } else {
-                        self.regular_type_at(ty, depth + 1)
-                    };
-                    if regular == ty {
-                        obj.insert_symbol(name.clone(), p.clone());
-                    } else {
-                        let symbol = PropSymbol {
-                            ty: Cell::new(regular),
-                            ..(**p).clone()
-                        };
-                        obj.insert_symbol(name.clone(), Rc::new(symbol));
-                    }
-                }
-                self.types.regular_object(t, obj)
-            }
-            TypeKind::Union(ms) => {
-                let mapped: Vec<TypeId> = ms
-                    .iter()
-                    .map(|&m| self.regular_type_at(m, depth + 1))
-                    .collect();
-                if mapped[..] == ms[..] {
-                    t
-                } else {
-                    self.types.union(&mapped)
-                }
-            }
-            TypeKind::Reference(s, args) if Some(s) == self.globals.array => {
-                let mapped: Box<[TypeId]> = args
-                    .iter()
-                    .map(|&a| self.regular_type_at(a, depth + 1))
-                    .collect();
-                if mapped == args {
-                    t
-                } else {
-                    self.types.reference(s, mapped)
-                }
-            }
-            TypeKind::Tuple(es) => {
-                let mapped: Box<[TypeId]> = es
-                    .iter()
-                    .map(|&e| self.regular_type_at(e, depth + 1))
-                    .collect();
-                if mapped == es {
-                    t
-                } else {
-                    self.types.tuple(mapped)
-                }
-            }
-            _ => t,
-        }
-    }
-
     /// How the fresh object literal type `s` relates to `t` where freshness changes the
     /// answer: `Some(false)` when it has excess properties; for union, intersection and
     /// conditional targets, the regular type's relation (and, for an intersection, the

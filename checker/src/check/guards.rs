@@ -92,85 +92,6 @@ impl<'a> Checker<'a, '_> {
         }
     }
 
-    /// The inferred type predicate (see [`Checker::inferred_type_predicate`]) of a function
-    /// declared without a return type, or of a variable initialized by such an arrow or
-    /// function expression: from its signature.
-    pub(super) fn inferred_predicate_of(&mut self, s: SymbolId) -> Option<(usize, TypeId)> {
-        let sym = self.bound.symbol(s);
-        let candidate = sym.decls.iter().any(|(_, d)| match d {
-            crate::bind::DeclRef::Function(f) => f.return_type.is_none() && f.params.len() == 1,
-            crate::bind::DeclRef::Binding {
-                init: Some(init), ..
-            } => match skip_outer_expressions(init) {
-                Expr::Arrow(a) => a.return_type.is_none() && a.params.len() == 1,
-                Expr::Fn(f) => f.function.return_type.is_none() && f.function.params.len() == 1,
-                _ => false,
-            },
-            _ => false,
-        });
-        if !candidate {
-            return None;
-        }
-        let t = self.type_of_symbol(s);
-        let m = self.members(t);
-        match &m.calls[..] {
-            [sig] => sig.predicate,
-            _ => None,
-        }
-    }
-
-    /// The parameter index and guarded type of a function whose return type is a type
-    /// predicate on one of its parameters (`x is T`, not `asserts`), with the file that
-    /// declares it.
-    pub(super) fn type_predicate_of(&self, s: SymbolId) -> Option<(u32, usize, &'a TsType)> {
-        let sym = self.bound.symbol(s);
-        for (decl_file, d) in &sym.decls {
-            let (params, ret): (Vec<&'a Pat>, Option<&'a TsTypeAnn>) = match d {
-                crate::bind::DeclRef::Function(f) => (
-                    f.params.iter().map(|p| &p.pat).collect(),
-                    f.return_type.as_deref(),
-                ),
-                crate::bind::DeclRef::Member(crate::bind::MemberDecl::ClassMethod(m)) => (
-                    m.function.params.iter().map(|p| &p.pat).collect(),
-                    m.function.return_type.as_deref(),
-                ),
-                crate::bind::DeclRef::Member(crate::bind::MemberDecl::MethodSignature(m)) => {
-                    let Some(ret) = m.type_ann.as_deref() else {
-                        continue;
-                    };
-                    let Some(found) = predicate_of(ret) else {
-                        continue;
-                    };
-                    let (param, guard) = found;
-                    let index = m
-                        .params
-                        .iter()
-                        .position(|q| matches!(q, TsFnParam::Ident(b) if b.id.sym == param.sym))?;
-                    return Some((*decl_file, index, guard));
-                }
-                crate::bind::DeclRef::Binding {
-                    init: Some(init), ..
-                } => match skip_outer_expressions(init) {
-                    Expr::Arrow(a) => (a.params.iter().collect(), a.return_type.as_deref()),
-                    Expr::Fn(f) => (
-                        f.function.params.iter().map(|p| &p.pat).collect(),
-                        f.function.return_type.as_deref(),
-                    ),
-                    _ => continue,
-                },
-                _ => continue,
-            };
-            let Some((param, guard)) = ret.and_then(predicate_of) else {
-                continue;
-            };
-            let index = params
-                .iter()
-                .position(|q| matches!(q, Pat::Ident(b) if b.id.sym == param.sym))?;
-            return Some((*decl_file, index, guard));
-        }
-        None
-    }
-
     pub(super) fn narrow_truthy(&mut self, t: TypeId, assume_true: bool) -> TypeId {
         let t = self.map_members(t, |c, _| {
             Some(match (c, assume_true) {
@@ -439,15 +360,4 @@ fn typeof_name(kind: &TypeKind) -> Option<&'static str> {
         TypeKind::Null => "object",
         _ => return None,
     })
-}
-
-/// The parameter and type of a return annotation `x is T` (not `asserts`, not `this is`).
-fn predicate_of(ret: &TsTypeAnn) -> Option<(&Ident, &TsType)> {
-    let TsType::TsTypePredicate(p) = &*ret.type_ann else {
-        return None;
-    };
-    match (&p.param_name, &p.type_ann, p.asserts) {
-        (TsThisTypeOrIdent::Ident(param), Some(guard), false) => Some((param, &guard.type_ann)),
-        _ => None,
-    }
 }

@@ -1,5 +1,5 @@
 //! Inference of type arguments from argument types: through unions, references, members
-//! and signatures.
+//! and signatures; inferred type arguments kept within their constraints.
 use rustc_hash::FxHashMap;
 
 use super::Checker;
@@ -239,5 +239,69 @@ impl<'a, 'b> Checker<'a, 'b> {
         Some(s) == self.globals.array
             || self.bound.symbol(s).name.as_str() == "Iterable"
             || self.members(p).number_index.is_some()
+    }
+
+    /// A type this checker relates exactly as TypeScript does: a primitive, a literal,
+    /// `object`, `unknown`, or a union of those (not `never`, which stands in for the keys
+    /// of a union here, nor enums, whose members relate to literals only approximately).
+    pub(super) fn plain(&self, t: TypeId) -> bool {
+        let simple = |k: &TypeKind| {
+            matches!(
+                k,
+                TypeKind::Any
+                    | TypeKind::Unknown
+                    | TypeKind::Void
+                    | TypeKind::Undefined
+                    | TypeKind::Null
+                    | TypeKind::String
+                    | TypeKind::Number
+                    | TypeKind::Boolean
+                    | TypeKind::BigInt
+                    | TypeKind::EsSymbol
+                    | TypeKind::NonPrimitive
+                    | TypeKind::StringLit(_)
+                    | TypeKind::NumberLit(_)
+                    | TypeKind::BoolLit(_)
+                    | TypeKind::BigIntLit(_)
+            )
+        };
+        match self.types.kind(t) {
+            TypeKind::Union(ms) => ms.iter().all(|&m| simple(self.types.kind(m))),
+            k => simple(k),
+        }
+    }
+
+    /// As TypeScript's getInferredType: an inferred type argument that does not satisfy
+    /// its constraint (instantiated with the other inferences) becomes that constraint.
+    /// Only decided where both are free of type parameters.
+    pub(super) fn inferred_within_constraints(
+        &mut self,
+        tps: &[TypeId],
+        inferred: Vec<TypeId>,
+    ) -> Vec<TypeId> {
+        let mut out = inferred.clone();
+        let m = Mapper::new(&self.types, tps, &inferred);
+        for (i, &tp) in tps.iter().enumerate() {
+            let v = inferred[i];
+            if self.types.is_generic(v) {
+                continue;
+            }
+            let TypeKind::TypeParam(p) = *self.types.kind(tp) else {
+                continue;
+            };
+            let Some(c) = self.constraint_of(p) else {
+                continue;
+            };
+            let c = self.instantiate(c, &m);
+            // Decided only where this checker relates as TypeScript does (see `plain`).
+            if !self.types.is_generic(c)
+                && !self.is_assignable(v, c)
+                && self.plain(c)
+                && self.plain(v)
+            {
+                out[i] = c;
+            }
+        }
+        out
     }
 }

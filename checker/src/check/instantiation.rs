@@ -174,4 +174,37 @@ impl<'a, 'b> Checker<'a, 'b> {
     pub(super) fn instantiate_object(&mut self, o: &ObjectType, m: &Mapper) -> ObjectType {
         self.instantiate_members(o, m, false)
     }
+
+    /// The instantiation a signature that keeps its own type parameters carries: `outer`
+    /// followed by `m`.
+    pub(super) fn compose_outer(&mut self, outer: Option<&Mapper>, m: &Mapper) -> Rc<Mapper> {
+        let Some(o) = outer else {
+            return Rc::new(m.clone());
+        };
+        let mut params = Vec::with_capacity(o.pairs.len() + m.pairs.len());
+        let mut args = Vec::with_capacity(o.pairs.len() + m.pairs.len());
+        for &(p, a) in &o.pairs {
+            params.push(p);
+            args.push(self.instantiate(a, m));
+        }
+        for &(p, a) in &m.pairs {
+            if o.get(p).is_none() {
+                params.push(p);
+                args.push(a);
+            }
+        }
+        Rc::new(Mapper::new(&self.types, &params, &args))
+    }
+
+    /// A constraint of one of `sig`'s own type parameters, read through the instantiation
+    /// of what declares the signature (`S extends T` on `Array<X>` is `X`).
+    pub(super) fn through_outer(&mut self, sig: &Signature, c: TypeId) -> TypeId {
+        match &sig.outer {
+            Some(o) => {
+                let o = o.clone();
+                self.instantiate(c, &o)
+            }
+            None => c,
+        }
+    }
 }

@@ -40,7 +40,7 @@ use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::Checker;
+use super::{Checker, MAX_DEPTH};
 use crate::bind::SymbolId;
 use crate::diag::Code;
 use crate::types::{ConditionalRoot, Mapper, TypeId, TypeKind, ids};
@@ -486,6 +486,19 @@ impl<'a> Checker<'a, '_> {
             },
             _ => Identity::Type(t),
         }
+    }
+
+    /// Reports a statement, expression or type node nested deeper than [`MAX_DEPTH`]
+    /// (`TS2321`); the walk checks nothing inside it.
+    pub(super) fn too_deep(&mut self, file: u32, pos: u32) {
+        self.report(
+            file,
+            pos,
+            Code::TooDeep,
+            format!(
+                "Nesting deeper than {MAX_DEPTH} levels; the rest of this node is not checked."
+            ),
+        );
     }
 }
 

@@ -494,7 +494,7 @@ impl<'a> Checker<'a, '_> {
         self.types.union(&kept)
     }
 
-    fn narrow(
+    pub(super) fn narrow(
         &mut self,
         file: u32,
         sym: Reference<'_>,
@@ -590,62 +590,6 @@ impl<'a> Checker<'a, '_> {
             Expr::Call(c) => self.narrow_type_guard(file, sym, t, c, assume_true),
             _ => t,
         }
-    }
-
-    /// TypeScript 5.5's inferred type predicate of a function with one parameter `x`, no
-    /// declared return type and a `boolean` body that is one expression (an arrow's, or a
-    /// lone `return`): `x is T`, where `T` is `x`'s type narrowed where the expression is
-    /// true, when that differs from its declared type and narrowing `T` where the
-    /// expression is false leaves `never` (so `x => x !== undefined` is
-    /// `x is Defined` and `xs.filter` keeps the defined elements).
-    pub(super) fn inferred_type_predicate(
-        &mut self,
-        file: u32,
-        params: &[&Pat],
-        declared: TypeId,
-        ret: TypeId,
-        body: Option<&Expr>,
-    ) -> Option<(usize, TypeId)> {
-        let (&[Pat::Ident(b)], Some(body)) = (params, body) else {
-            return None;
-        };
-        if !matches!(
-            self.types.kind(ret),
-            TypeKind::Boolean | TypeKind::BoolLit(_)
-        ) || matches!(self.types.kind(declared), TypeKind::Any)
-        {
-            return None;
-        }
-        let sym = *self.bound.files[file as usize]
-            .node_symbols
-            .get(&b.id.span.lo.0)?;
-        let r = Reference::symbol(sym);
-        let true_type = self.narrow(file, r, declared, body, true, 0);
-        if true_type == declared {
-            return None;
-        }
-        let false_type = self.narrow(file, r, true_type, body, false, 0);
-        if false_type == ids::NEVER {
-            return Some((0, true_type));
-        }
-        // Discriminants narrow unions only, so `T` itself may not narrow to `never`
-        // (TypeScript narrows it as a reference whose declared type is the union): then
-        // the branches must split the declared union's members between them.
-        let TypeKind::Union(all) = self.types.kind(declared).clone() else {
-            return None;
-        };
-        let false_type = self.narrow(file, r, declared, body, false, 0);
-        let members = |t: TypeId, m: &Self| -> Vec<TypeId> {
-            match m.types.kind(t) {
-                TypeKind::Union(ms) => ms.to_vec(),
-                _ if t == ids::NEVER => Vec::new(),
-                _ => vec![t],
-            }
-        };
-        let (ts, fs) = (members(true_type, self), members(false_type, self));
-        let partition = ts.len() + fs.len() == all.len()
-            && all.iter().all(|m| ts.contains(m) != fs.contains(m));
-        partition.then_some((0, true_type))
     }
 }
 

@@ -7,7 +7,7 @@ use swc_ecma_ast::*;
 
 use super::{Checker, Resolution, narrow, node_key};
 use crate::syntax::fn_param_ann;
-use crate::types::{ObjectType, Param, Signature, SymbolType, TypeId, ids};
+use crate::types::{ObjectType, Param, Signature, SymbolType, TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
     pub(super) fn function_type(&mut self, sigs: Vec<Signature>, origin: u64) -> TypeId {
@@ -265,6 +265,27 @@ impl<'a, 'b> Checker<'a, 'b> {
             self.return_types.insert(key, t);
         }
         t
+    }
+
+    /// The type argument `i` of a call is checked against: a rest parameter gives its
+    /// element type to every remaining argument.
+    pub(super) fn param_at(&mut self, sig: &Signature, i: usize) -> Option<TypeId> {
+        if sig.rest && i + 1 >= sig.params.len() {
+            let last = sig.params.last()?.ty;
+            // A tuple rest parameter has one type per position, and none past its end.
+            if let TypeKind::Tuple(es) = self.types.kind(last) {
+                return es.get(i + 1 - sig.params.len()).copied();
+            }
+            return Some(self.element_type(last));
+        }
+        // An optional parameter (`x?: T`, `x = v`) takes `undefined` too, as TypeScript's
+        // getTypeAtPosition adds it under strictNullChecks.
+        let t = sig.params.get(i)?.ty;
+        Some(if i >= sig.min_args {
+            self.types.union(&[t, ids::UNDEFINED])
+        } else {
+            t
+        })
     }
 }
 

@@ -83,35 +83,4 @@ impl<'a> Checker<'a, '_> {
         prop.ty.set(ty);
         obj.insert_symbol(name.clone(), Rc::new(prop));
     }
-
-    /// The types of property `name` in the members of an intersection that have it. As in
-    /// TypeScript (whose intersection properties come from declared properties only), a
-    /// member's index signature counts only when no member declares the property.
-    pub(super) fn intersection_property_types(
-        &mut self,
-        ms: &[TypeId],
-        name: &Atom,
-    ) -> Vec<TypeId> {
-        let mut declared = Vec::with_capacity(ms.len());
-        let mut indexed = Vec::new();
-        for &m in ms {
-            let Some(t) = self.property_type(m, name) else {
-                continue;
-            };
-            let index_only = matches!(
-                self.types.kind(m),
-                TypeKind::Object(_) | TypeKind::Declared(_) | TypeKind::Reference(..)
-            ) && !self.members(m).props.contains_key(name);
-            if index_only {
-                indexed.push(t);
-            } else {
-                declared.push(t);
-            }
-        }
-        if declared.is_empty() {
-            indexed
-        } else {
-            declared
-        }
-    }
 }

@@ -208,17 +208,6 @@ impl<'a, 'b> Checker<'a, 'b> {
         );
     }
 
-    pub(super) fn too_deep(&mut self, file: u32, pos: u32) {
-        self.report(
-            file,
-            pos,
-            Code::TooDeep,
-            format!(
-                "Nesting deeper than {MAX_DEPTH} levels; the rest of this node is not checked."
-            ),
-        );
-    }
-
     pub(super) fn check_for_head(&mut self, file: u32, head: &'a ForHead) {
         if let ForHead::VarDecl(v) = head {
             for d in &v.decls {

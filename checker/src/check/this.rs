@@ -388,4 +388,26 @@ impl<'a> Checker<'a, '_> {
             _ => false,
         }
     }
+
+    /// The `this` a function body sees: its class's instance for methods, else `any`.
+    pub(super) fn this_of_function(&mut self, file: u32, lo: u32) -> TypeId {
+        match self.bound.files[file as usize]
+            .this_owners
+            .get(&lo)
+            .copied()
+        {
+            Some(owner) => self.this_expr_type(owner),
+            None => ids::ANY,
+        }
+    }
+
+    pub(super) fn this_instance(&mut self, declared: TypeId) -> TypeId {
+        if let TypeKind::Declared(s) = self.types.kind(declared).clone() {
+            let params = self.type_params_of(s);
+            if !params.is_empty() {
+                return self.types.reference(s, params.iter().copied().collect());
+            }
+        }
+        declared
+    }
 }

@@ -1,12 +1,16 @@
 //! Widening and literal freshness: when a literal keeps its type, the widened type of fresh
 //! object literal unions, regular literal types, and subtype reduction of unions.
+use std::cell::Cell;
 use std::rc::Rc;
 
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
 use super::Checker;
-use crate::types::{PropSymbol, TypeId, TypeKind, ids, tflags};
+use crate::types::{ObjectType, PropSymbol, TypeId, TypeKind, UNRESOLVED, ids, tflags};
+
+/// How deep widening and reporting follow nested literals.
+pub(super) const MAX_FRESH_DEPTH: u32 = 32;
 
 impl<'a, 'b> Checker<'a, 'b> {
     /// A literal keeps its type where the contextual type holds literal types of its kind
@@ -244,6 +248,91 @@ impl<'a, 'b> Checker<'a, 'b> {
             joined
         } else {
             self.types.union(&kept)
+        }
+    }
+
+    pub(super) fn is_fresh(&self, t: TypeId) -> bool {
+        self.types.flags(t) & tflags::FRESH_LITERAL != 0
+    }
+
+    /// `t` with its fresh object literal types made regular (the freshness part of
+    /// TypeScript's `getWidenedType`): through unions, arrays, tuples and the properties
+    /// of fresh literals.
+    pub(super) fn regular_type(&mut self, t: TypeId) -> TypeId {
+        self.regular_type_at(t, 0)
+    }
+
+    fn regular_type_at(&mut self, t: TypeId, depth: u32) -> TypeId {
+        let f = self.types.flags(t);
+        if f & (tflags::FRESH_LITERAL | tflags::CONTAINS_FRESH) == 0 || depth > MAX_FRESH_DEPTH {
+            return t;
+        }
+        match self.types.kind(t).clone() {
+            TypeKind::Object(o) if f & tflags::FRESH_LITERAL != 0 => {
+                if let Some(r) = self.types.regular_of(t) {
+                    return r;
+                }
+                let mut obj = ObjectType {
+                    calls: o.calls.clone(),
+                    constructs: o.constructs.clone(),
+                    string_index: o.string_index,
+                    number_index: o.number_index,
+                    ..ObjectType::default()
+                };
+                for name in &o.order {
+                    let p = &o.props[name];
+                    let ty = p.ty.get();
+                    let regular = if ty == UNRESOLVED {
+                        ty
+                    } else {
+                        self.regular_type_at(ty, depth + 1)
+                    };
+                    if regular == ty {
+                        obj.insert_symbol(name.clone(), p.clone());
+                    } else {
+                        let symbol = PropSymbol {
+                            ty: Cell::new(regular),
+                            ..(**p).clone()
+                        };
+                        obj.insert_symbol(name.clone(), Rc::new(symbol));
+                    }
+                }
+                self.types.regular_object(t, obj)
+            }
+            TypeKind::Union(ms) => {
+                let mapped: Vec<TypeId> = ms
+                    .iter()
+                    .map(|&m| self.regular_type_at(m, depth + 1))
+                    .collect();
+                if mapped[..] == ms[..] {
+                    t
+                } else {
+                    self.types.union(&mapped)
+                }
+            }
+            TypeKind::Reference(s, args) if Some(s) == self.globals.array => {
+                let mapped: Box<[TypeId]> = args
+                    .iter()
+                    .map(|&a| self.regular_type_at(a, depth + 1))
+                    .collect();
+                if mapped == args {
+                    t
+                } else {
+                    self.types.reference(s, mapped)
+                }
+            }
+            TypeKind::Tuple(es) => {
+                let mapped: Box<[TypeId]> = es
+                    .iter()
+                    .map(|&e| self.regular_type_at(e, depth + 1))
+                    .collect();
+                if mapped == es {
+                    t
+                } else {
+                    self.types.tuple(mapped)
+                }
+            }
+            _ => t,
         }
     }
 }
