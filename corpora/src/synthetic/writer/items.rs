@@ -871,7 +871,7 @@ impl Gen<'_> {
         let arrow = !is_async && ret.is_some() && self.rng.chance(200);
         if arrow && self.rng.chance(400) {
             self.expr_indent = 1;
-            let e = super::arrow_body(self.expr(ret.as_ref().unwrap_or(&Ty::Num), 0));
+            let e = super::exprs::arrow_body(self.expr(ret.as_ref().unwrap_or(&Ty::Num), 0));
             self.line(0, &format!("export const {name} = ({ps}): {r} =>"));
             self.line(1, &format!("{e};"));
         } else if arrow {
