@@ -3,7 +3,7 @@
 //! deliberate errors it records.
 //!
 //! One `impl Gen` per concern: `layout` (which files, where, of what kind and size),
-//! `imports` (what a module sees and how it imports it), `items` (top-level items, one
+//! `imports` (what a module sees and how it imports it), `items/` (top-level items, one
 //! file per kind), `stmts` (function bodies and the deliberate errors), `types` (type
 //! expressions), `exprs` and `calls` (expressions of a wanted type), `locals` (the
 //! function being written). This file holds the generator's state and the line writer.
