@@ -394,6 +394,83 @@ fn writing_over_an_existing_folder_is_refused_and_leaves_no_temporary_behind() {
     );
 }
 
+/// SHA-256 over the project [`Generated::write_project`] writes for `spec`: for each
+/// file, in path order, its `/`-separated path, a NUL, its length as a little-endian
+/// u64, then its bytes.
+fn project_digest(spec: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("project");
+    generate(spec).unwrap().write_project(&dir).unwrap();
+    let mut files: Vec<(String, std::path::PathBuf)> = walkdir::WalkDir::new(&dir)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(&dir).unwrap();
+            let parts: Vec<_> = rel.iter().map(|p| p.to_str().unwrap()).collect();
+            (parts.join("/"), e.path().to_path_buf())
+        })
+        .collect();
+    files.sort();
+    let mut hasher = Sha256::new();
+    for (path, full) in &files {
+        let bytes = std::fs::read(full).unwrap();
+        hasher.update(path.as_bytes());
+        hasher.update([0]);
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(&bytes);
+    }
+    hex::encode(hasher.finalize())
+}
+
+/// The digest of every profile's project at its default size and seed, as written when
+/// the writer was split by concern (issue 26). A change here changes every benchmark's
+/// input: make it on purpose, and say so in the commit. The sizes come from `f64`
+/// `ln`, `cos` and `exp` (the log-normal file sizes), which Rust takes from the
+/// platform's libm; these digests were taken on x86_64 Linux with glibc.
+const PINNED_PROJECT_DIGESTS: [(&str, &str); 6] = [
+    (
+        "synthetic:mixed",
+        "1da2991a4066170baaec5d225cdf26148017b5627b7e5306281f16f59dbe67b9",
+    ),
+    (
+        "synthetic:trpc",
+        "446c141779f3e9cce4528cf5078be3d204a18769e2c9dd8046edae76fd245172",
+    ),
+    (
+        "synthetic:excalidraw",
+        "1a0603bc4609c039da25ce4dd3ee702abbcd9334e5b9d7e28a5ed8c2ae375d66",
+    ),
+    (
+        "synthetic:typeorm",
+        "634d74206ead73c1c5dd3b5762a54207ba1dc303d840a38aa76f4eb45a1fc458",
+    ),
+    (
+        "synthetic:playwright",
+        "1b8b58ac3c08bd4491653bda1092211627c6effb43056a8738e3bfc0a8c10e05",
+    ),
+    (
+        "synthetic:typescript",
+        "7bce7b2a141e28b7d13242481fc9d30ce8170efb10d2c424607b19476b0d4c30",
+    ),
+];
+
+#[test]
+fn every_profile_writes_the_same_bytes_as_before_the_split() {
+    assert_eq!(PINNED_PROJECT_DIGESTS.len(), Profile::ALL.len());
+    let got: Vec<(&str, String)> = PINNED_PROJECT_DIGESTS
+        .iter()
+        .map(|(spec, _)| (*spec, project_digest(spec)))
+        .collect();
+    for (spec, digest) in &got {
+        println!("{spec} {digest}");
+    }
+    for ((spec, want), (_, digest)) in PINNED_PROJECT_DIGESTS.iter().zip(&got) {
+        assert_eq!(digest, want, "{spec} writes different bytes");
+    }
+}
+
 mod properties {
     use super::super::*;
     use proptest::prelude::*;
