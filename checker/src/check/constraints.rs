@@ -159,7 +159,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 break;
             }
         }
-        let clean = scope.met().cacheable();
+        let clean = !scope.met().leaned;
         drop(scope);
         if clean && settled {
             self.constraint_checks.insert(key, verdict);

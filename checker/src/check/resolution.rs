@@ -47,18 +47,16 @@ impl<'a, 'b> Checker<'a, 'b> {
         Some((at, std::mem::replace(&mut self.lean, NO_LEAN)))
     }
 
-    /// Completes the resolution `begin_resolution` started, with result `t`; `limited`:
-    /// a limit decided it (`CacheScope`'s `tainted`). Returns whether `t` may be cached for
-    /// good: no limit decided it and it leaned on no placeholder, or only on its own (it is
-    /// where the cycle was entered). Otherwise `t` is kept provisionally, for as long as
-    /// the resolution it leaned on is in progress, unless a limit decided it: then it is
-    /// kept nowhere, and computed again when next asked.
-    pub(super) fn end_resolution(
-        &mut self,
-        (at, outer): (usize, usize),
-        t: TypeId,
-        limited: bool,
-    ) -> bool {
+    /// Completes the resolution `begin_resolution` started, with result `t`. Returns
+    /// whether `t` may be cached for good: it leaned on no placeholder, or only on its own
+    /// (it is where the cycle was entered). Otherwise `t` is kept provisionally, for as long
+    /// as the resolution it leaned on is in progress.
+    ///
+    /// What a limit decided is cached like any other result here (as it was before
+    /// 39a88b0): refusing it made excalidraw's checker run away (over 11 GB in a minute at 1
+    /// checker, the same at 39a88b0 itself), since every ask recomputed the limited
+    /// declaration up to the limit again. Issue 25 keeps the history-dependence this allows.
+    pub(super) fn end_resolution(&mut self, (at, outer): (usize, usize), t: TypeId) -> bool {
         let pending = self.resolutions.pop().expect("a resolution in progress");
         debug_assert_eq!(self.resolutions.len(), at);
         self.resolving.remove(&pending.what);
@@ -68,10 +66,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         let lean = self.lean;
         if lean >= at {
             self.lean = outer;
-            !limited
-        } else if limited {
-            self.lean = outer.min(lean);
-            false
+            true
         } else {
             self.keep_provisionally(pending.what, t, lean);
             self.lean = outer.min(lean);

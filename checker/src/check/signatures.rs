@@ -258,10 +258,9 @@ impl<'a, 'b> Checker<'a, 'b> {
         let t = scope.regular_type(t);
         let t = scope.types.widen(t);
         scope.settle_declaration(depth);
-        let limited = scope.met().tainted;
         drop(scope);
         self.suppress -= 1;
-        if self.end_resolution(token, t, limited) {
+        if self.end_resolution(token, t) {
             self.return_types.insert(key, t);
         }
         t

@@ -190,7 +190,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         let r = scope.instantiate(body, &m);
         let limited = scope.met().tainted;
         drop(scope);
-        if self.end_resolution(token, r, limited) {
+        if self.end_resolution(token, r) && !limited {
             self.inst_cache.insert((body, m.key), r);
         }
         r
@@ -254,7 +254,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 self.alias_stack.push((s, self.deferred));
                 let mut scope = self.cache_scope();
                 let t = scope.type_from_node(file, c);
-                let clean = scope.met().cacheable();
+                let clean = !scope.met().leaned;
                 drop(scope);
                 self.alias_stack.pop();
                 if clean {
@@ -302,7 +302,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             let saved_depth = std::mem::replace(&mut self.type_depth, 0);
             let mut scope = self.cache_scope();
             let t = scope.type_from_node(file, &a.type_ann);
-            let clean = scope.met().cacheable();
+            let clean = !scope.met().leaned;
             drop(scope);
             self.type_depth = saved_depth;
             self.alias_stack.pop();

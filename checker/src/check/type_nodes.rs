@@ -319,7 +319,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             scope.type_from_node_uncached(file, t)
         };
         scope.settle_declaration(depth);
-        let clean = scope.met().cacheable();
+        let clean = !scope.met().leaned;
         drop(scope);
         self.deferred -= defers as u32;
         self.type_depth -= 1;

@@ -25,9 +25,8 @@ impl<'a, 'b> Checker<'a, 'b> {
         let depth = scope.restart_depth();
         let t = scope.compute_value_type(s);
         scope.settle_declaration(depth);
-        let limited = scope.met().tainted;
         drop(scope);
-        if self.end_resolution(token, t, limited) {
+        if self.end_resolution(token, t) {
             *self.links(s).value_type.get_or_insert(t)
         } else {
             t

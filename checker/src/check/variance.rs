@@ -190,7 +190,7 @@ impl<'a> Checker<'a, '_> {
         scope.leave_measurement();
         let met = scope.met();
         drop(scope);
-        let settled = self.end_resolution(token, ids::ANY, false);
+        let settled = self.end_resolution(token, ids::ANY);
         let v: Rc<[u8]> = out.into();
         if !met.tainted && !met.partial {
             if settled {
