@@ -101,7 +101,8 @@ pub fn prepare(
             launcher.shell(&glibc, command),
             timeout,
             &stop,
-            Some(measure::SAMPLE_INTERVAL),
+            // Unmeasured: nothing to sample.
+            None,
             Stdout::Discard,
         )
         .with_context(|| format!("starting --command `{command}` under glibc's malloc"))?;

@@ -125,11 +125,13 @@ pub fn figures(results: &Results, markdown: &Path) -> Vec<Figure> {
     figures
 }
 
+/// A slope with its sign and `digits` decimals, `-` where there is none.
+fn signed_slope(slope: Option<f64>, digits: usize) -> String {
+    slope.map_or_else(|| "-".to_string(), |s| format!("{s:+.digits$}"))
+}
+
 /// The slopes of every contender on every corpus of `figures`.
 pub fn slope_table(results: &Results, figures: &[Figure]) -> Table {
-    let per = |slope: Option<f64>, digits: usize| {
-        slope.map_or_else(|| "-".to_string(), |s| format!("{s:+.digits$}"))
-    };
     let rows = figures
         .iter()
         .flat_map(|figure| {
@@ -145,9 +147,9 @@ pub fn slope_table(results: &Results, figures: &[Figure]) -> Table {
                 line.contender.to_string(),
                 at(|p| p.checkers.to_string()),
                 at(|p| format!("{:.1}", p.rss_mib)),
-                per(line.rss_slope(), 1),
+                signed_slope(line.rss_slope(), 1),
                 at(|p| count(p.faults)),
-                per(line.fault_slope(), 0),
+                signed_slope(line.fault_slope(), 0),
             ]
         })
         .collect();
@@ -232,9 +234,6 @@ pub fn render(results: &Results, corpus: &str) -> Result<String, String> {
                     .map_err(err)?;
             }
         }
-        let slope = |s: Option<f64>, digits: usize| {
-            s.map_or_else(|| "-".to_string(), |s| format!("{s:+.digits$}"))
-        };
         line_legend(
             &legend_area,
             "contender: MiB, faults per checker",
@@ -242,8 +241,8 @@ pub fn render(results: &Results, corpus: &str) -> Result<String, String> {
                 let text = format!(
                     "{}: {}, {}",
                     line.contender,
-                    slope(line.rss_slope(), 1),
-                    slope(line.fault_slope(), 0)
+                    signed_slope(line.rss_slope(), 1),
+                    signed_slope(line.fault_slope(), 0)
                 );
                 (*index, text)
             }),
