@@ -16,13 +16,16 @@ import os
 import re
 import sys
 
-WALK = {"statements", "declarations", "expressions", "calls", "excess", "constraints"}
+WALK = {
+    "statements", "declarations", "expressions", "calls", "elaboration", "constraints",
+    "annotations",
+}
 FLOW = {"narrow", "guards"}
 SYMBOL = {"symbols", "values", "signatures", "type_nodes", "resolution", "scope"}
 TYPE = {
     "inference", "widening", "instantiation", "conditional", "mapped", "relations",
     "sigrel", "variance", "limits", "properties", "members", "this", "outer", "printing",
-    "spread", "predicates",
+    "spread", "predicates", "excess",
 }
 ALLOWED = "check_expr"
 

@@ -11,10 +11,12 @@
 //! and reports; each concern is one `impl Checker` block in a file of `check/` (the main
 //! walk in `statements`, `declarations`, `expressions`, `calls`; type operations in
 //! `members`, `properties`, `instantiation`, `relations`, ...), listed in ARCHITECTURE.md.
+mod annotations;
 mod calls;
 mod conditional;
 mod constraints;
 mod declarations;
+mod elaboration;
 mod excess;
 mod expressions;
 mod guards;

@@ -2,11 +2,9 @@
 //! clauses and their cycles.
 use std::rc::Rc;
 
-use rustc_hash::FxHashSet;
 use swc_ecma_ast::*;
 
 use super::{Checker, NO_LEAN, Resolution, node_key};
-use crate::bind::{DeclRef as BDecl, SymbolId};
 use crate::diag::Code;
 use crate::syntax::{expr_entity, fn_param_ann};
 use crate::types::{ObjectType, Signature, TypeId, ids};
@@ -365,40 +363,5 @@ impl<'a, 'b> Checker<'a, 'b> {
         for a in anns {
             self.check_type_node(file, &a.type_ann);
         }
-    }
-
-    /// Whether following the bases of `sym` leads back to it.
-    pub(super) fn base_cycle(&mut self, sym: SymbolId) -> bool {
-        let mut seen = FxHashSet::default();
-        let mut work = self.base_symbols(sym);
-        while let Some(s) = work.pop() {
-            if s == sym {
-                return true;
-            }
-            if seen.insert(s) && seen.len() < 256 {
-                work.extend(self.base_symbols(s));
-            }
-        }
-        false
-    }
-
-    pub(super) fn base_symbols(&mut self, sym: SymbolId) -> Vec<SymbolId> {
-        let mut out = Vec::new();
-        let decls = self.bound.symbol(sym).decls.clone();
-        for (file, d) in decls {
-            let heritage: Vec<Expr> = match d {
-                BDecl::Class(c) => c.super_class.iter().map(|e| (**e).clone()).collect(),
-                BDecl::Interface(i) => i.extends.iter().map(|e| (*e.expr).clone()).collect(),
-                _ => continue,
-            };
-            for e in heritage {
-                if let Some(entity) = expr_entity(&e)
-                    && let Some(s) = self.resolve_entity(file, &entity)
-                {
-                    out.push(self.resolve_alias(s));
-                }
-            }
-        }
-        out
     }
 }

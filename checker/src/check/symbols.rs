@@ -2,11 +2,14 @@
 //! of a symbol, type references, type parameters' defaults and constraints.
 use std::rc::Rc;
 
+use rustc_hash::FxHashSet;
+
 use swc_atoms::Atom;
 
 use super::Checker;
 use super::resolution::Resolution;
 use crate::bind::{DeclRef as BDecl, Imported, SymbolId, flags};
+use crate::syntax::expr_entity;
 use crate::types::{Mapper, SymbolType, TypeId, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
@@ -115,12 +118,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         let decls = self.bound.symbol(s).decls.clone();
         let mut params: Rc<[TypeId]> = Rc::new([]);
         for (file, d) in decls {
-            let tp = match d {
-                BDecl::Class(c) => c.type_params.as_deref(),
-                BDecl::Interface(i) => i.type_params.as_deref(),
-                BDecl::Alias(a) => a.type_params.as_deref(),
-                _ => None,
-            };
+            let tp = declared_type_params(&d);
             if tp.is_some() {
                 params = self.type_param_types(file, tp).into();
                 break;
@@ -221,12 +219,7 @@ impl<'a, 'b> Checker<'a, 'b> {
     pub(super) fn type_param_default(&mut self, s: SymbolId, i: usize) -> Option<TypeId> {
         let decls = self.bound.symbol(s).decls.clone();
         for (file, d) in decls {
-            let tp = match d {
-                BDecl::Class(c) => c.type_params.as_deref(),
-                BDecl::Interface(i) => i.type_params.as_deref(),
-                BDecl::Alias(a) => a.type_params.as_deref(),
-                _ => None,
-            };
+            let tp = declared_type_params(&d);
             if let Some(p) = tp.and_then(|tp| tp.params.get(i))
                 && let Some(d) = &p.default
             {
@@ -325,5 +318,51 @@ impl<'a, 'b> Checker<'a, 'b> {
         };
         self.links(s).declared_type = Some(t);
         t
+    }
+
+    /// Whether following the bases of `sym` leads back to it.
+    pub(super) fn base_cycle(&mut self, sym: SymbolId) -> bool {
+        let mut seen = FxHashSet::default();
+        let mut work = self.base_symbols(sym);
+        while let Some(s) = work.pop() {
+            if s == sym {
+                return true;
+            }
+            if seen.insert(s) && seen.len() < 256 {
+                work.extend(self.base_symbols(s));
+            }
+        }
+        false
+    }
+
+    /// The symbols the heritage clauses of `sym` name (`extends`, a class's super class).
+    pub(super) fn base_symbols(&mut self, sym: SymbolId) -> Vec<SymbolId> {
+        let mut out = Vec::new();
+        let decls = self.bound.symbol(sym).decls.clone();
+        for (file, d) in decls {
+            let heritage: Vec<&'a swc_ecma_ast::Expr> = match d {
+                BDecl::Class(c) => c.super_class.iter().map(|e| &**e).collect(),
+                BDecl::Interface(i) => i.extends.iter().map(|e| &*e.expr).collect(),
+                _ => continue,
+            };
+            for e in heritage {
+                if let Some(entity) = expr_entity(e)
+                    && let Some(s) = self.resolve_entity(file, &entity)
+                {
+                    out.push(self.resolve_alias(s));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The type parameters a class, interface or alias declaration lists (`<T, U>`).
+fn declared_type_params<'a>(d: &BDecl<'a>) -> Option<&'a swc_ecma_ast::TsTypeParamDecl> {
+    match d {
+        BDecl::Class(c) => c.type_params.as_deref(),
+        BDecl::Interface(i) => i.type_params.as_deref(),
+        BDecl::Alias(a) => a.type_params.as_deref(),
+        _ => None,
     }
 }
