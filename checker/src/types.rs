@@ -171,6 +171,16 @@ impl ObjectType {
         self.insert_symbol(name, Rc::new(symbol));
     }
 
+    /// A property whose type is resolved lazily from its declaration `declaration`.
+    pub fn insert_declared(&mut self, name: Atom, declaration: SymbolId, optional: bool) {
+        let symbol = PropSymbol {
+            optional,
+            declaration: Some(declaration),
+            ..PropSymbol::empty(name.clone())
+        };
+        self.insert_symbol(name, Rc::new(symbol));
+    }
+
     pub fn insert_symbol(&mut self, name: Atom, prop: Rc<PropSymbol>) {
         if self.props.insert(name.clone(), prop).is_none() {
             self.order.push(name);

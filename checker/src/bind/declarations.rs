@@ -231,90 +231,75 @@ impl<'a> Binder<'a, '_> {
         self.out.nodes += 1;
         match m {
             TsTypeElement::TsPropertySignature(p) => {
-                if let Some(name) = key_name(&p.key) {
-                    self.add_member(
-                        owner,
-                        name,
-                        flags::PROPERTY,
-                        DeclRef::Member(MemberDecl::PropertySignature(p)),
-                        false,
-                    );
-                }
+                self.named_member(
+                    owner,
+                    &p.key,
+                    flags::PROPERTY,
+                    MemberDecl::PropertySignature(p),
+                );
                 if p.computed {
                     self.expr(&p.key);
                 }
                 self.opt_ann(p.type_ann.as_deref());
             }
             TsTypeElement::TsMethodSignature(p) => {
-                if let Some(name) = key_name(&p.key) {
-                    self.add_member(
-                        owner,
-                        name,
-                        flags::METHOD,
-                        DeclRef::Member(MemberDecl::MethodSignature(p)),
-                        false,
-                    );
-                }
-                self.scopes.push(FxHashMap::default());
-                self.type_params(p.type_params.as_deref());
-                self.fn_params(&p.params);
-                self.opt_ann(p.type_ann.as_deref());
-                self.scopes.pop();
+                self.named_member(owner, &p.key, flags::METHOD, MemberDecl::MethodSignature(p));
+                self.signature_scope(p.type_params.as_deref(), &p.params, p.type_ann.as_deref());
             }
             TsTypeElement::TsGetterSignature(p) => {
-                if let Some(name) = key_name(&p.key) {
-                    self.add_member(
-                        owner,
-                        name,
-                        flags::PROPERTY,
-                        DeclRef::Member(MemberDecl::Getter(p)),
-                        false,
-                    );
-                }
+                self.named_member(owner, &p.key, flags::PROPERTY, MemberDecl::Getter(p));
                 self.opt_ann(p.type_ann.as_deref());
             }
             TsTypeElement::TsSetterSignature(p) => {
-                if let Some(name) = key_name(&p.key) {
-                    self.add_member(
-                        owner,
-                        name,
-                        flags::PROPERTY,
-                        DeclRef::Member(MemberDecl::Setter(p)),
-                        false,
-                    );
-                }
-                self.scopes.push(FxHashMap::default());
-                self.fn_params(std::slice::from_ref(&p.param));
-                self.scopes.pop();
+                self.named_member(owner, &p.key, flags::PROPERTY, MemberDecl::Setter(p));
+                self.signature_scope(None, std::slice::from_ref(&p.param), None);
             }
             TsTypeElement::TsCallSignatureDecl(c) => {
                 self.signature(owner, "__call", c.span.lo.0);
-                self.scopes.push(FxHashMap::default());
-                self.type_params(c.type_params.as_deref());
-                self.fn_params(&c.params);
-                self.opt_ann(c.type_ann.as_deref());
-                self.scopes.pop();
+                self.signature_scope(c.type_params.as_deref(), &c.params, c.type_ann.as_deref());
             }
             TsTypeElement::TsConstructSignatureDecl(c) => {
                 self.signature(owner, "__new", c.span.lo.0);
-                self.scopes.push(FxHashMap::default());
-                self.type_params(c.type_params.as_deref());
-                self.fn_params(&c.params);
-                self.opt_ann(c.type_ann.as_deref());
-                self.scopes.pop();
+                self.signature_scope(c.type_params.as_deref(), &c.params, c.type_ann.as_deref());
             }
             TsTypeElement::TsIndexSignature(i) => self.index_signature(i, owner),
         }
+    }
+
+    /// A named member of an interface or type literal; a computed key that is not a literal
+    /// names none, as in TypeScript's binder.
+    fn named_member(
+        &mut self,
+        owner: Option<SymbolId>,
+        key: &'a Expr,
+        flags: u32,
+        decl: MemberDecl<'a>,
+    ) {
+        if let Some(name) = key_name(key) {
+            self.add_member(owner, name, flags, DeclRef::Member(decl), false);
+        }
+    }
+
+    /// The scope of a signature in a type: its type parameters, parameters and return
+    /// annotation, declared where nothing outside sees them.
+    fn signature_scope(
+        &mut self,
+        type_params: Option<&'a TsTypeParamDecl>,
+        params: &'a [TsFnParam],
+        ann: Option<&'a TsTypeAnn>,
+    ) {
+        self.scopes.push(FxHashMap::default());
+        self.type_params(type_params);
+        self.fn_params(params);
+        self.opt_ann(ann);
+        self.scopes.pop();
     }
 
     /// `[key: K]: V` in an interface, type literal or class: an `__index` symbol, and
     /// `key` declared in the signature's own scope.
     pub(super) fn index_signature(&mut self, i: &'a TsIndexSignature, owner: Option<SymbolId>) {
         self.signature(owner, "__index", i.span.lo.0);
-        self.scopes.push(FxHashMap::default());
-        self.fn_params(&i.params);
-        self.opt_ann(i.type_ann.as_deref());
-        self.scopes.pop();
+        self.signature_scope(None, &i.params, i.type_ann.as_deref());
     }
 
     /// A signature's symbol (`__call`, `__new`, `__index`, `__constructor`), as TypeScript's

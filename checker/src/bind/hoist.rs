@@ -266,19 +266,13 @@ impl<'a> Binder<'a, '_> {
                 self.out.node_symbols.entry(pos).or_insert(id);
                 self.out.exports.insert(Atom::from("default"), id);
             }
-            ModuleDecl::ExportDefaultExpr(e) => {
+            // `export default e` and `export = e` both export `e` as the module's default.
+            ModuleDecl::ExportDefaultExpr(ExportDefaultExpr { expr, .. })
+            | ModuleDecl::TsExportAssignment(TsExportAssignment { expr, .. }) => {
                 let id = self.new_symbol(
                     Atom::from("default"),
                     flags::DEFAULT_EXPORT,
-                    DeclRef::DefaultExpr(&e.expr),
-                );
-                self.out.exports.insert(Atom::from("default"), id);
-            }
-            ModuleDecl::TsExportAssignment(e) => {
-                let id = self.new_symbol(
-                    Atom::from("default"),
-                    flags::DEFAULT_EXPORT,
-                    DeclRef::DefaultExpr(&e.expr),
+                    DeclRef::DefaultExpr(expr),
                 );
                 self.out.exports.insert(Atom::from("default"), id);
             }

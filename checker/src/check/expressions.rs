@@ -169,16 +169,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     UnaryOp::TypeOf => ids::STRING,
                     UnaryOp::Void => ids::UNDEFINED,
                     UnaryOp::Delete | UnaryOp::Bang => ids::BOOLEAN,
-                    UnaryOp::Minus | UnaryOp::Plus | UnaryOp::Tilde => {
-                        if matches!(
-                            self.types.kind(t),
-                            TypeKind::BigInt | TypeKind::BigIntLit(_)
-                        ) {
-                            ids::BIGINT
-                        } else {
-                            ids::NUMBER
-                        }
-                    }
+                    UnaryOp::Minus | UnaryOp::Plus | UnaryOp::Tilde => self.numeric_result(t),
                 }
             }
             Expr::Update(u) => {
@@ -710,26 +701,12 @@ impl<'a, 'b> Checker<'a, 'b> {
                     ids::STRING
                 } else if l == ids::ANY || r == ids::ANY || l == ids::ERROR || r == ids::ERROR {
                     ids::ANY
-                } else if matches!(
-                    self.types.kind(l),
-                    TypeKind::BigInt | TypeKind::BigIntLit(_)
-                ) {
-                    ids::BIGINT
                 } else {
-                    ids::NUMBER
+                    self.numeric_result(l)
                 }
             }
             Sub | Mul | Div | Mod | Exp | BitOr | BitXor | BitAnd | LShift | RShift
-            | ZeroFillRShift => {
-                if matches!(
-                    self.types.kind(l),
-                    TypeKind::BigInt | TypeKind::BigIntLit(_)
-                ) {
-                    ids::BIGINT
-                } else {
-                    ids::NUMBER
-                }
-            }
+            | ZeroFillRShift => self.numeric_result(l),
             EqEq | NotEq | EqEqEq | NotEqEq | Lt | LtEq | Gt | GtEq | In | InstanceOf => {
                 ids::BOOLEAN
             }
@@ -738,6 +715,18 @@ impl<'a, 'b> Checker<'a, 'b> {
                 let l = self.types.non_nullable(l);
                 self.subtype_union(&[l, r])
             }
+        }
+    }
+
+    /// The type of an arithmetic result on `operand`: bigint for a bigint, else number.
+    fn numeric_result(&self, operand: TypeId) -> TypeId {
+        if matches!(
+            self.types.kind(operand),
+            TypeKind::BigInt | TypeKind::BigIntLit(_)
+        ) {
+            ids::BIGINT
+        } else {
+            ids::NUMBER
         }
     }
 }

@@ -11,8 +11,7 @@ use super::Checker;
 use crate::bind::{DeclRef as BDecl, MemberDecl, SymbolId, flags};
 use crate::syntax::expr_entity;
 use crate::types::{
-    Mapper, ObjectType, Param, Prop as PropT, PropSymbol, Signature, SymbolType, TypeId, TypeKind,
-    ids,
+    Mapper, ObjectType, Param, Prop as PropT, Signature, SymbolType, TypeId, TypeKind, ids,
 };
 
 impl<'a, 'b> Checker<'a, 'b> {
@@ -116,11 +115,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 for (name, e) in exports {
                     let target = self.resolve_alias(e);
                     if self.bound.symbol(target).flags & flags::VALUE != 0 {
-                        let prop = PropSymbol {
-                            declaration: Some(e),
-                            ..PropSymbol::empty(name.clone())
-                        };
-                        obj.insert_symbol(name, Rc::new(prop));
+                        obj.insert_declared(name, e, false);
                     }
                 }
                 Rc::new(obj)
@@ -144,11 +139,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 names.dedup();
                 for name in names {
                     if let Some(e) = self.resolve_export(file, &name, 0) {
-                        let prop = PropSymbol {
-                            declaration: Some(e),
-                            ..PropSymbol::empty(name.clone())
-                        };
-                        obj.insert_symbol(name, Rc::new(prop));
+                        obj.insert_declared(name, e, false);
                     }
                 }
                 Rc::new(obj)
@@ -278,13 +269,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 BDecl::Member(MemberDecl::ClassProp(p)) => p.is_optional,
                 _ => false,
             });
-            let prop = PropSymbol {
-                name: name.clone(),
-                optional,
-                declaration: Some(m),
-                ..PropSymbol::empty(name.clone())
-            };
-            obj.insert_symbol(name, Rc::new(prop));
+            obj.insert_declared(name, m, optional);
         }
         for (file, d) in &decls {
             if let BDecl::Interface(i) = d {
@@ -420,11 +405,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             .collect();
         exports.sort_by_key(|(_, id)| *id);
         for (name, e) in exports {
-            let prop = PropSymbol {
-                declaration: Some(e),
-                ..PropSymbol::empty(name.clone())
-            };
-            obj.insert_symbol(name, Rc::new(prop));
+            obj.insert_declared(name, e, false);
         }
         obj.insert(
             Atom::from("prototype"),

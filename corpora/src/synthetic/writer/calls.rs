@@ -60,11 +60,7 @@ impl Gen<'_> {
                 self.use_symbol(f.module, &f.import, false);
                 let args = self.args(&f.params, depth);
                 let call = format!("{}({args})", f.call);
-                Some(if f.is_async {
-                    format!("(await {call})")
-                } else {
-                    call
-                })
+                Some(awaited(call, f.is_async))
             }
             1 => {
                 let (li, c, mi) = *self.rng.pick(&methods);
@@ -72,11 +68,7 @@ impl Gen<'_> {
                 let m = self.model.classes[c].methods[mi].clone();
                 let args = self.args(&m.params, depth);
                 let call = format!("{local}.{}({args})", m.name);
-                Some(if m.is_async {
-                    format!("(await {call})")
-                } else {
-                    call
-                })
+                Some(awaited(call, m.is_async))
             }
             2 => {
                 let v = self.model.values[*self.rng.pick(&values)].clone();
@@ -246,5 +238,14 @@ impl Gen<'_> {
         self.locals.truncate(mark);
         self.local_names.remove(&item);
         Some(format!("{}({arr}, ({item}) => {body})", m.name))
+    }
+}
+
+/// `call` as an expression of its result: awaited, in parentheses, when the callee is async.
+fn awaited(call: String, is_async: bool) -> String {
+    if is_async {
+        format!("(await {call})")
+    } else {
+        call
     }
 }

@@ -195,6 +195,16 @@ impl<'s> Gen<'s> {
         }
     }
 
+    /// The interfaces in scope that `keep` accepts, in the order they came into scope.
+    fn ifaces_in_scope(&self, keep: impl Fn(&IfaceDef) -> bool) -> Vec<usize> {
+        self.scope
+            .ifaces
+            .iter()
+            .copied()
+            .filter(|&i| keep(&self.model.ifaces[i]))
+            .collect()
+    }
+
     fn line(&mut self, indent: usize, text: &str) {
         for _ in 0..indent {
             self.out.push_str("    ");

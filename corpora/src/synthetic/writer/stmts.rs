@@ -342,16 +342,8 @@ impl Gen<'_> {
 
     /// `Partial<I>` and `Pick<I, ...>` annotations: mapped types the checker must expand.
     fn utility_type_statement(&mut self, indent: usize) {
-        let candidates: Vec<usize> = self
-            .scope
-            .ifaces
-            .iter()
-            .copied()
-            .filter(|&i| {
-                let def = &self.model.ifaces[i];
-                def.constructible && !def.generic && def.fields.len() >= 2
-            })
-            .collect();
+        let candidates: Vec<usize> =
+            self.ifaces_in_scope(|d| d.constructible && !d.generic && d.fields.len() >= 2);
         if candidates.is_empty() {
             return self.declaration(indent);
         }

@@ -93,15 +93,8 @@ impl Gen<'_> {
             return Ty::Enum(*self.rng.pick(&scope.enums));
         }
         if r < 76 {
-            let candidates: Vec<usize> = scope
-                .ifaces
-                .iter()
-                .copied()
-                .filter(|&i| {
-                    let d = &self.model.ifaces[i];
-                    d.constructible && d.nest + u8::from(d.generic) <= max_nest
-                })
-                .collect();
+            let candidates: Vec<usize> = self
+                .ifaces_in_scope(|d| d.constructible && d.nest + u8::from(d.generic) <= max_nest);
             if !candidates.is_empty() {
                 let i = *self.rng.pick(&candidates);
                 if self.model.ifaces[i].generic {

@@ -93,20 +93,13 @@ impl Gen<'_> {
             .unwrap_or_default();
         taken.extend(["cache", "hits", "kind", "remember", "describe"].map(String::from));
         // An interface to implement, when its members do not clash with inherited ones.
-        let candidates: Vec<usize> = self
-            .scope
-            .ifaces
-            .iter()
-            .copied()
-            .filter(|&i| {
-                let d = &self.model.ifaces[i];
-                // A class must share a member with what it implements (TS2559).
-                !d.generic
-                    && d.constructible
-                    && d.fields.iter().any(|f| !f.optional)
-                    && d.fields.iter().all(|f| !taken.contains(&f.name))
-            })
-            .collect();
+        let candidates: Vec<usize> = self.ifaces_in_scope(|d| {
+            // A class must share a member with what it implements (TS2559).
+            !d.generic
+                && d.constructible
+                && d.fields.iter().any(|f| !f.optional)
+                && d.fields.iter().all(|f| !taken.contains(&f.name))
+        });
         let implements = if !candidates.is_empty() && self.rng.chance(400) {
             Some(*self.rng.pick(&candidates))
         } else {

@@ -102,15 +102,7 @@ impl Gen<'_> {
             let ps = self.render_params(&params);
             let r = self.ty(&ret);
             self.line(1, &format!("function {fname}({ps}): {r};"));
-            self.register_func(FuncDef {
-                import: ns.clone(),
-                call: format!("{ns}.{fname}"),
-                module: self.cur,
-                params,
-                ret: Some(ret),
-                is_async: false,
-                overloaded: false,
-            });
+            self.register_namespace_func(&ns, &fname, params, ret);
         }
         self.line(0, "}");
     }

@@ -14,6 +14,26 @@ impl Gen<'_> {
         self.scope.funcs.push(f);
     }
 
+    /// A plain function `fname` exported from namespace `ns` of this module, called as
+    /// `ns.fname(...)`.
+    pub(super) fn register_namespace_func(
+        &mut self,
+        ns: &str,
+        fname: &str,
+        params: Vec<(String, Ty)>,
+        ret: Ty,
+    ) {
+        self.register_func(FuncDef {
+            import: ns.to_string(),
+            call: format!("{ns}.{fname}"),
+            module: self.cur,
+            params,
+            ret: Some(ret),
+            is_async: false,
+            overloaded: false,
+        });
+    }
+
     pub(super) fn function_item(&mut self, is_async: bool) {
         let name = self.names.function_name(&mut self.rng);
         let n = self.rng.range(0, 3);
@@ -60,16 +80,8 @@ impl Gen<'_> {
     }
 
     pub(super) fn generic_function_item(&mut self) {
-        let ifaces: Vec<usize> = self
-            .scope
-            .ifaces
-            .iter()
-            .copied()
-            .filter(|&i| {
-                let d = &self.model.ifaces[i];
-                !d.generic && d.constructible && !d.fields.is_empty()
-            })
-            .collect();
+        let ifaces: Vec<usize> =
+            self.ifaces_in_scope(|d| !d.generic && d.constructible && !d.fields.is_empty());
         if ifaces.is_empty() {
             return self.function_item(false);
         }
@@ -152,13 +164,7 @@ impl Gen<'_> {
 
     pub(super) fn overload_item(&mut self) {
         let name = self.names.function_name(&mut self.rng);
-        let ifaces: Vec<usize> = self
-            .scope
-            .ifaces
-            .iter()
-            .copied()
-            .filter(|&i| !self.model.ifaces[i].generic && self.model.ifaces[i].constructible)
-            .collect();
+        let ifaces: Vec<usize> = self.ifaces_in_scope(|d| !d.generic && d.constructible);
         self.doc(0, "value in either form");
         let sigs: Vec<(Vec<(String, Ty)>, Ty)> = if ifaces.is_empty() || self.rng.chance(400) {
             self.line(
@@ -243,15 +249,7 @@ impl Gen<'_> {
             let k = self.rng.range(1, 5);
             self.body(2, Some(&ret), k);
             self.line(1, "}");
-            self.register_func(FuncDef {
-                import: ns.clone(),
-                call: format!("{ns}.{fname}"),
-                module: self.cur,
-                params,
-                ret: Some(ret),
-                is_async: false,
-                overloaded: false,
-            });
+            self.register_namespace_func(&ns, &fname, params, ret);
         }
         self.line(0, "}");
     }

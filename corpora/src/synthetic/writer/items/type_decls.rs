@@ -24,13 +24,7 @@ impl Gen<'_> {
             150
         };
         let generic = self.rng.chance(generic_chance);
-        let bases: Vec<usize> = self
-            .scope
-            .ifaces
-            .iter()
-            .copied()
-            .filter(|&i| !self.model.ifaces[i].generic && self.model.ifaces[i].constructible)
-            .collect();
+        let bases: Vec<usize> = self.ifaces_in_scope(|d| !d.generic && d.constructible);
         let base = if !bases.is_empty() && self.rng.chance(300) {
             Some(*self.rng.pick(&bases))
         } else {
@@ -167,20 +161,8 @@ impl Gen<'_> {
 
     /// Mapped, conditional, indexed and template-literal types over visible declarations.
     pub(super) fn type_level_item(&mut self, declarations: bool) {
-        let ifaces: Vec<usize> = self
-            .scope
-            .ifaces
-            .iter()
-            .copied()
-            .filter(|&i| !self.model.ifaces[i].generic)
-            .collect();
-        let generics: Vec<usize> = self
-            .scope
-            .ifaces
-            .iter()
-            .copied()
-            .filter(|&i| self.model.ifaces[i].generic)
-            .collect();
+        let ifaces: Vec<usize> = self.ifaces_in_scope(|d| !d.generic);
+        let generics: Vec<usize> = self.ifaces_in_scope(|d| d.generic);
         let suffix = *self.rng.pick(&[
             "Keys", "Patch", "View", "Lookup", "Result", "Handler", "Values", "Event", "Shape",
         ]);
