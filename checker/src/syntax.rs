@@ -246,6 +246,14 @@ pub(crate) fn walk_ts_type<'t>(t: &'t TsType, f: &mut dyn FnMut(&'t TsType) -> b
         TsType::TsTypePredicate(p) => ann(p.type_ann.as_deref(), f),
         TsType::TsTypeQuery(q) => args(q.type_args.as_deref(), f),
         TsType::TsImportType(i) => args(i.type_args.as_deref(), f),
+        TsType::TsLitType(TsLitType {
+            lit: TsLit::Tpl(tpl),
+            ..
+        }) => {
+            for t in &tpl.types {
+                walk_ts_type(t, f);
+            }
+        }
         TsType::TsKeywordType(_) | TsType::TsThisType(_) | TsType::TsLitType(_) => {}
     }
 }

@@ -4,6 +4,7 @@ use rustc_hash::FxHashMap;
 use swc_ecma_ast::*;
 
 use super::{Binder, DeclRef, SyntaxDecl, flags};
+use crate::syntax::walk_ts_type;
 
 impl<'a> Binder<'a, '_> {
     pub(super) fn type_args(&mut self, args: Option<&'a TsTypeParamInstantiation>) {
@@ -142,9 +143,12 @@ impl<'a> Binder<'a, '_> {
         }
     }
 
-    /// Declares the `infer X` type parameters of a conditional type's extends clause.
+    /// Declares the `infer X` parameters of a conditional type's extends clause `t`, at any
+    /// depth of it (template literal types, object members, mapped and indexed types
+    /// included) but not in a nested conditional type, which declares its own: the walk of
+    /// `syntax::walk_ts_type`, which the checker's collection of them uses too.
     pub(super) fn infer_params(&mut self, t: &'a TsType) {
-        match t {
+        walk_ts_type(t, &mut |x| match x {
             TsType::TsInferType(i) => {
                 self.declare(
                     &i.type_param.name.sym,
@@ -152,75 +156,10 @@ impl<'a> Binder<'a, '_> {
                     flags::TYPE_PARAM,
                     DeclRef::TypeParam(&i.type_param),
                 );
+                true
             }
-            TsType::TsTypeRef(r) => {
-                if let Some(args) = &r.type_params {
-                    for a in &args.params {
-                        self.infer_params(a);
-                    }
-                }
-            }
-            TsType::TsArrayType(a) => self.infer_params(&a.elem_type),
-            TsType::TsTupleType(t) => {
-                for e in &t.elem_types {
-                    self.infer_params(&e.ty);
-                }
-            }
-            TsType::TsRestType(r) => self.infer_params(&r.type_ann),
-            TsType::TsParenthesizedType(p) => self.infer_params(&p.type_ann),
-            TsType::TsUnionOrIntersectionType(TsUnionOrIntersectionType::TsUnionType(u)) => {
-                for t in &u.types {
-                    self.infer_params(t);
-                }
-            }
-            TsType::TsUnionOrIntersectionType(TsUnionOrIntersectionType::TsIntersectionType(i)) => {
-                for t in &i.types {
-                    self.infer_params(t);
-                }
-            }
-            TsType::TsFnOrConstructorType(TsFnOrConstructorType::TsFnType(f)) => {
-                self.infer_params(&f.type_ann.type_ann);
-                self.infer_fn_params(&f.params);
-            }
-            TsType::TsFnOrConstructorType(TsFnOrConstructorType::TsConstructorType(f)) => {
-                self.infer_params(&f.type_ann.type_ann);
-                self.infer_fn_params(&f.params);
-            }
-            TsType::TsTypeOperator(o) => self.infer_params(&o.type_ann),
-            TsType::TsOptionalType(o) => self.infer_params(&o.type_ann),
-            TsType::TsTypeLit(l) => {
-                for m in &l.members {
-                    match m {
-                        TsTypeElement::TsPropertySignature(p) => {
-                            if let Some(a) = &p.type_ann {
-                                self.infer_params(&a.type_ann);
-                            }
-                        }
-                        TsTypeElement::TsMethodSignature(m) => {
-                            self.infer_fn_params(&m.params);
-                            if let Some(a) = &m.type_ann {
-                                self.infer_params(&a.type_ann);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// The `infer X` declarations in parameter annotations, rest parameters included.
-    pub(super) fn infer_fn_params(&mut self, params: &'a [TsFnParam]) {
-        for p in params {
-            let ann = match p {
-                TsFnParam::Ident(b) => b.type_ann.as_deref(),
-                TsFnParam::Rest(r) => r.type_ann.as_deref(),
-                _ => None,
-            };
-            if let Some(a) = ann {
-                self.infer_params(&a.type_ann);
-            }
-        }
+            TsType::TsConditionalType(_) => false,
+            _ => true,
+        });
     }
 }

@@ -95,3 +95,25 @@ fn a_parameter_in_a_signature_does_not_leak_into_the_enclosing_scope() {
     let id = file.node_symbols[&use_pos];
     assert_ne!(file.symbols[id.index as usize].flags & flags::VARIABLE, 0);
 }
+
+#[test]
+fn infer_parameters_anywhere_in_an_extends_clause_are_type_parameters() {
+    let names = symbol_names(
+        "type Num<T> = T extends `${infer N extends number}` ? N : never;\n\
+         type Split<T> = T extends `${infer Head}.${infer Tail}` ? [Head, Tail] : never;\n\
+         type Key<T> = T extends { [K in keyof T]: infer V } ? V : never;\n\
+         type Ret<T> = T extends { get(): infer G }[] ? G : never;\n\
+         type Outer<T, U> = T extends [infer A, U extends [infer Inner] ? Inner : never] ? A : T;",
+    );
+    for p in ["N", "Head", "Tail", "V", "G", "A", "Inner"] {
+        let (_, f) = names.iter().find(|(n, _)| n == p).unwrap_or_else(|| {
+            panic!("no symbol for `infer {p}` in {names:?}");
+        });
+        assert_ne!(f & flags::TYPE_PARAM, 0, "`infer {p}` is a type parameter");
+    }
+    assert_eq!(
+        count(&names, "Inner"),
+        1,
+        "a nested conditional declares its own once"
+    );
+}

@@ -188,3 +188,32 @@ fn a_relation_a_hundred_deep_fails_with_excessive_stack_depth() {
         diagnostics_at(&[("a.ts", &src)], 2)
     );
 }
+
+/// hotscript's digit arithmetic (`ToDigits`, `ToDigitNumber`, a generic `Div`-like alias
+/// whose type arguments are checked against `DigitNumber`): with the `infer` parameters of
+/// its template literal types left unbound, the recursion ran on the error type until the
+/// type table guard stopped it (2.1M types and 56 `TS2589` on hotscript's `numbers/impl`,
+/// a digest that differed by checker count). Bound, it makes a few hundred types and
+/// reports nothing, as tsgo.
+#[test]
+fn recursion_through_a_template_literal_infer_stays_small_and_silent() {
+    let src = "type Digit = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;\n\
+        type DigitNumber = { sign: '-' | ''; num: Digit[] };\n\
+        type ToDigits<T extends string, Acc extends Digit[] = []> =\n\
+            T extends `${infer N extends Digit}${infer R}` ? ToDigits<R, [...Acc, N]> : Acc;\n\
+        type ToDigitNumber<T extends string> = T extends `-${infer R}`\n\
+            ? { sign: '-'; num: ToDigits<R> } : { sign: ''; num: ToDigits<T> };\n\
+        type Pair<A extends DigitNumber, B extends DigitNumber> = [A['num'], B['num']];\n\
+        export type Div<T extends number, U extends number> =\n\
+            Pair<ToDigitNumber<`${T}`>, ToDigitNumber<`${U}`>>;\n";
+    let files = [("a.ts", src), ("b.ts", src)];
+    let one = checker::run(&corpus(&files), &Options { checkers: 1 }).expect("sources");
+    let two = checker::run(&corpus(&files), &Options { checkers: 2 }).expect("sources");
+    assert_eq!(crate::render(&one.diagnostics), "", "nothing to report");
+    assert!(
+        one.counts.types < 20_000,
+        "{} types: the recursion ran past its inputs",
+        one.counts.types
+    );
+    assert_eq!(one.digest, two.digest);
+}
