@@ -177,11 +177,11 @@ pub struct Checker<'a, 'b> {
     depth: u32,
     type_depth: u32,
     inst_depth: u32,
-    /// Set when an instantiation hit the depth limit or a conditional type was resolved by
-    /// a relation that leaned on an assumption: such results are not cached, so caches never
+    /// Set when an instantiation hit a limit or a conditional type was resolved by a
+    /// relation that leaned on an assumption: such results are not cached, so caches never
     /// depend on the order in which types were asked for. Like [`Self::lean`] and
     /// [`Self::assumed`], cleared and handed on by `check/scope.rs`'s `CacheScope` (its
-    /// bits: `scope::DEPTH_TAINT`, `scope::CONTEXT_TAINT`).
+    /// bits: `scope::DECLARATION_TAINT`, `scope::CONTEXT_TAINT`).
     inst_taint: u8,
     /// Inside a const context (the operand of `as const`, and the literals, parentheses
     /// and conditionals nested in it): literals keep their types, arrays are tuples.

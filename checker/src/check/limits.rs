@@ -6,7 +6,10 @@
 //!   past it, `TS2589` ("Type instantiation is excessively deep and possibly infinite.") at
 //!   the node the main walk is checking (TypeScript's `currentNode`), and the instantiation
 //!   is the error type. The count starts again at every statement, expression and type
-//!   node (`checkSourceElement`, `checkExpression`).
+//!   node (`checkSourceElement`, `checkExpression`), and inside every declaration resolved
+//!   lazily (a type node's, a value's or a return type), which TypeScript does not do:
+//!   there it continues the asker's count, so what the declaration gets would depend on
+//!   who asked first.
 //! - **An instantiation depth of 100** (`instantiationDepth`): the 100th nested
 //!   instantiation is `TS2589` at the current node, and the error type. As in TypeScript,
 //!   an instantiated anonymous type's properties are instantiated when first asked for
@@ -17,15 +20,19 @@
 //!   loop, not by instantiating the branch; the 1,000th step is `TS2589`.
 //! - **Relations**: a source and a target stack (`recursiveTypeRelatedTo`). A comparison
 //!   where both sides are deeply nested (`isDeeplyNestedType`: three distinct
-//!   instantiations of one recursion identity on the stack) is *maybe related*,
-//!   and so is one 100 levels deep; maybe results are assumed while in progress and kept
-//!   only once the outermost relation is settled, as every assumption here is. Being
+//!   instantiations of one recursion identity on the stack) is *maybe related*; maybe
+//!   results are assumed while in progress and kept only once the outermost relation is
+//!   settled, as every assumption here is. Stacks 100 deep overflow: *not related*, and
+//!   `TS2321` ("Excessive stack depth comparing types"). Being
 //!   deeply nested depends on the stacks above a pair, so the checker's relation cache
 //!   keeps, and is read for, outermost relations only ([`Checker::cached_relation`]).
-//! - **Complexity**: an outermost relation may compute `(16,000,000 - cached relations) / 8`
-//!   relations (`checkTypeRelatedTo`'s `relationCount`), which is what comparing large
-//!   unions of object types runs out of; past it the relation fails, and `TS2859`
-//!   ("Excessive complexity comparing types") is reported at the current node.
+//! - **Complexity**: an outermost relation may compute 2,000,000 relations
+//!   (`checkTypeRelatedTo`'s `relationCount`, `(16,000,000 - cached relations) / 8`, with
+//!   the cache taken as empty so the budget does not depend on what the checker related
+//!   before), which is what comparing large unions of object types runs out of; past it
+//!   the relation fails, and `TS2859` ("Excessive complexity comparing types") is reported
+//!   at the current node. An overflowed relation is cached as failed and reported at every
+//!   node that asks for it.
 //! - **The type table guard** (this checker's own; TypeScript has none): past
 //!   [`MAX_TYPES`] types in one checker, nothing more is instantiated, and the main walk
 //!   checks no further top-level statement of any file; `TS2589` says so, at the current
@@ -33,9 +40,12 @@
 //!   stopped, what one statement can still make is bounded by its syntax, so one
 //!   checker's table cannot grow without bound whatever the corpus holds.
 //!
-//! **No cache keeps what a limit decided**: a result computed past a limit taints the
-//! computation ([`Checker::taint`], see `check/scope.rs`), so no instantiation, relation or conditional type cache
-//! keeps it, and what a checker knows never depends on which files it checked first.
+//! **No cache keeps what a limit outside it decided**: a result computed past a limit
+//! taints the computation ([`Checker::taint`], [`Checker::taint_declaration`], see
+//! `check/scope.rs`), so no instantiation, relation or conditional type cache keeps it. A
+//! declaration resolved lazily restarts the instantiation depth and count, so what those
+//! limits decide inside it is its own and its cache keeps it; what a checker knows depends
+//! on which files it checked first only through the type table guard.
 use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -48,7 +58,7 @@ use crate::types::{ConditionalRoot, Mapper, TypeId, TypeKind, ids};
 /// Nested instantiations (TypeScript's `instantiationDepth == 100`).
 const INSTANTIATION_DEPTH: u32 = 100;
 /// Instantiations per statement or expression (TypeScript's `instantiationCount`).
-pub(super) const INSTANTIATION_COUNT: u32 = 5_000_000;
+const INSTANTIATION_COUNT: u32 = 5_000_000;
 /// Steps of one tail-recursive conditional type (TypeScript's `tailCount == 1000`).
 pub(super) const TAIL_RECURSION: u32 = 1_000;
 /// Deepest relation stack (TypeScript's `len(sourceStack) == 100`).
@@ -69,6 +79,8 @@ pub(super) const TOO_DEEP: &str = "Type instantiation is excessively deep and po
 pub(super) struct Limits {
     /// The type table guard: [`MAX_TYPES`] (lower in this module's tests).
     max_types: usize,
+    /// [`INSTANTIATION_COUNT`] (lower in this module's tests).
+    max_instantiations: u32,
     /// [`RELATION_BUDGET`] (lower in this module's tests).
     relation_budget: i64,
     /// Outermost relations that overflowed, with the code reported for them: cached as
@@ -89,6 +101,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_types: MAX_TYPES,
+            max_instantiations: INSTANTIATION_COUNT,
             relation_budget: RELATION_BUDGET,
             overflowed: FxHashMap::default(),
             current: None,
@@ -157,6 +170,16 @@ impl<'a> Checker<'a, '_> {
         self.limits.current = e.0;
     }
 
+    /// A declaration resolved lazily counts its instantiations from 0; the caller's count,
+    /// for [`Self::resume_instantiation_count`].
+    pub(super) fn restart_instantiation_count(&mut self) -> u32 {
+        std::mem::replace(&mut self.limits.instantiations, 0)
+    }
+
+    pub(super) fn resume_instantiation_count(&mut self, caller: u32) {
+        self.limits.instantiations = caller;
+    }
+
     /// Reports `code` at the current node (nothing outside the main walk), once per node
     /// and code: a report that was not pushed (under lazy inference, or for another file)
     /// does not count, so the main walk reports the limit when it meets it there itself.
@@ -175,14 +198,14 @@ impl<'a> Checker<'a, '_> {
     /// so no cache keeps it.
     pub(super) fn instantiation_limited(&mut self) -> Option<TypeId> {
         self.limits.instantiations = self.limits.instantiations.saturating_add(1);
-        let message = if self.limits.instantiations >= INSTANTIATION_COUNT {
-            self.taint();
+        let message = if self.limits.instantiations >= self.limits.max_instantiations {
+            self.taint_declaration();
             TOO_DEEP.to_string()
         } else if self.table_full() {
             self.taint();
             self.table_full_message()
         } else if self.inst_depth >= INSTANTIATION_DEPTH {
-            self.taint_depth();
+            self.taint_declaration();
             TOO_DEEP.to_string()
         } else {
             return None;
@@ -270,7 +293,7 @@ impl<'a> Checker<'a, '_> {
         if steps < TAIL_RECURSION {
             return None;
         }
-        self.taint_depth();
+        self.taint_declaration();
         self.report_at_current(Code::ExcessivelyDeep, TOO_DEEP.to_string());
         Some(ids::ERROR)
     }
@@ -537,6 +560,21 @@ mod tests {
     /// Checks `files` (`(path, source)`) in order in one checker whose relation budget is
     /// `budget`: the diagnostics of the last file.
     fn check_with_budget(files: &[(&str, &str)], budget: i64) -> Vec<Diagnostic> {
+        check_last(files, |limits| limits.relation_budget = budget)
+    }
+
+    /// Checks `files` (`(path, source)`) in order in one checker whose limits `set`
+    /// lowers: the diagnostics of the last file.
+    fn check_last(files: &[(&str, &str)], set: impl FnOnce(&mut super::Limits)) -> Vec<Diagnostic> {
+        check_each(files, set).pop().unwrap_or_default()
+    }
+
+    /// Checks `files` (`(path, source)`) in order in one checker whose limits `set`
+    /// lowers: the diagnostics of each file.
+    fn check_each(
+        files: &[(&str, &str)],
+        set: impl FnOnce(&mut super::Limits),
+    ) -> Vec<Vec<Diagnostic>> {
         let parsed: Vec<_> = files
             .iter()
             .map(|(p, src)| parse::parse(p, src.as_bytes(), false))
@@ -544,12 +582,13 @@ mod tests {
         let bound = bind::bind_all(&parsed);
         let globals = bind::merge_globals(&bound.files);
         let mut checker = Checker::new(&parsed, Scope::new(&bound, &globals));
-        checker.limits.relation_budget = budget;
-        for i in 0..files.len() {
-            checker.take_diagnostics();
-            checker.check_file(i as u32);
-        }
-        checker.take_diagnostics()
+        set(&mut checker.limits);
+        (0..files.len())
+            .map(|i| {
+                checker.check_file(i as u32);
+                checker.take_diagnostics()
+            })
+            .collect()
     }
 
     /// A union of 40 string literals, related to itself at `n` nodes.
@@ -622,5 +661,37 @@ mod tests {
         );
         // What one statement makes past the limit, without instantiating, is all it grows.
         assert!(types <= max + 16, "{types} types past a guard of {max}");
+    }
+
+    /// `c.ts` declares `deep`, whose annotation takes some 20 instantiations; `a.ts` spends
+    /// most of a lowered instantiation count in one annotation that then names `typeof
+    /// deep`; `b.ts` reads `deep` from the top; `c.ts` is checked last, so `a.ts` or `b.ts`
+    /// resolves `deep` first. `deep`'s type counts its own instantiations, so `b.ts` checked
+    /// after `a.ts` in one checker sees the type it sees alone (before, `deep` kept the
+    /// error type the count left it in `a.ts`'s annotation, and `b.ts` reported nothing at
+    /// 1 checker and `TS2322` at 2).
+    #[test]
+    fn a_declaration_first_reached_near_the_instantiation_count_has_its_own_type() {
+        let nest = format!("{}T{}", "Box<".repeat(20), ">".repeat(20));
+        let c = format!(
+            "export interface Box<T> {{ v: T }}\n\
+             export type Nest<T> = {nest};\n\
+             export declare const deep: Nest<string>;\n"
+        );
+        let nests: Vec<String> = (0..8).map(|i| format!("Nest<{i}>")).collect();
+        let a = format!(
+            "import {{ deep, Nest }} from './c';\n\
+             const r: [{}, typeof deep] | string = '';\n",
+            nests.join(", ")
+        );
+        let b = "import { deep } from './c';\nconst s: number = deep;\n";
+        let max = |l: &mut super::Limits| l.max_instantiations = 160;
+        let alone = check_each(&[("b.ts", b), ("c.ts", &c)], max).remove(0);
+        assert!(
+            alone.iter().any(|d| d.code == Code::NotAssignable),
+            "b.ts alone sees deep's type: {alone:?}"
+        );
+        let after = check_each(&[("a.ts", &a), ("b.ts", b), ("c.ts", &c)], max).remove(1);
+        assert_eq!(format!("{alone:?}"), format!("{after:?}"));
     }
 }

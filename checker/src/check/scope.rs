@@ -4,8 +4,9 @@
 //!
 //! - a resolution's placeholder it leaned on (`lean`, see `check/resolution.rs`);
 //! - a limit it ran past, or a conditional type chosen by a relation assumed while in
-//!   progress (`inst_taint`, see `check/limits.rs`): [`DEPTH_TAINT`] for the depth and
-//!   tail-recursion limits, [`CONTEXT_TAINT`] for the rest;
+//!   progress (`inst_taint`, see `check/limits.rs`): [`DECLARATION_TAINT`] for the limits
+//!   each declaration restarts (the instantiation depth and count, tail recursion),
+//!   [`CONTEXT_TAINT`] for the rest (the type table guard, an assumption);
 //! - an in-progress relation it assumed related (`assumed`, see `check/relations.rs`);
 //! - a lenient relation it met while a variance was measured (`variance.unreliable`,
 //!   see `check/variance.rs`);
@@ -18,14 +19,16 @@
 //! settles a signal itself (a relation that settled its own assumption, a measurement
 //! that keeps its unreliable markers) clears it before the scope ends.
 //!
-//! **A declaration resolved lazily does not depend on the caller's depth**: the type of
+//! **A declaration resolved lazily does not depend on its caller's limits**: the type of
 //! a type node, of a symbol in a value position and an inferred return type are computed
-//! with the instantiation depth counting from 0 ([`CacheScope::restart_depth`]), as if
-//! asked from the top level, so the depth and tail-recursion limits met inside are the
-//! declaration's own: its result may be cached with what they decided, and the caller
-//! does not inherit their taint ([`CacheScope::settle_declaration`]). Without this, an
-//! annotation first reached 90 instantiations deep inside another file's type would
-//! keep (or, uncached, be recomputed to) another type than one reached from the top.
+//! with the instantiation depth and count from 0 ([`CacheScope::restart_limits`]), as if
+//! asked from the top level of a node of its own, so the depth, count and tail-recursion
+//! limits met inside are the declaration's own: its result may be cached with what they
+//! decided, and the caller does not inherit their taint
+//! ([`CacheScope::settle_declaration`]), whose count goes on from where it was. Without
+//! this, an annotation first reached 90 instantiations deep inside another file's type,
+//! or when another file's statement had spent most of the 5,000,000 instantiations, would
+//! keep another type than one reached from the top.
 use std::ops::{Deref, DerefMut};
 
 use super::Checker;
@@ -90,15 +93,16 @@ impl<'a, 'b> Checker<'a, 'b> {
         self.inst_taint |= CONTEXT_TAINT;
     }
 
-    /// The depth or tail-recursion limit decided what is being computed: no enclosing
-    /// cache keeps it, up to the declaration being resolved, whose own limit it is.
-    pub(super) fn taint_depth(&mut self) {
-        self.inst_taint |= DEPTH_TAINT;
+    /// A limit each declaration restarts (the instantiation depth or count, tail
+    /// recursion) decided what is being computed: no enclosing cache keeps it, up to the
+    /// declaration being resolved, whose own limit it is.
+    pub(super) fn taint_declaration(&mut self) {
+        self.inst_taint |= DECLARATION_TAINT;
     }
 }
 
-/// [`Checker::taint_depth`]'s signal: settled by the declaration being resolved.
-pub(super) const DEPTH_TAINT: u8 = 1;
+/// [`Checker::taint_declaration`]'s signal: settled by the declaration being resolved.
+pub(super) const DECLARATION_TAINT: u8 = 1;
 /// [`Checker::taint`]'s signal: kept by every enclosing computation.
 pub(super) const CONTEXT_TAINT: u8 = 2;
 
@@ -115,19 +119,30 @@ impl CacheScope<'_, '_, '_> {
     }
 }
 
+/// The caller's instantiation depth and count, while a declaration is resolved.
+pub(super) struct Restarted {
+    depth: u32,
+    instantiations: u32,
+}
+
 impl CacheScope<'_, '_, '_> {
-    /// Starts resolving a declaration here: the depth counts from 0 inside. Returns the
-    /// caller's depth, for [`Self::settle_declaration`].
-    pub(super) fn restart_depth(&mut self) -> u32 {
-        std::mem::replace(&mut self.cx.inst_depth, 0)
+    /// Starts resolving a declaration here: the instantiation depth and count start from
+    /// 0 inside. Returns the caller's, for [`Self::settle_declaration`].
+    pub(super) fn restart_limits(&mut self) -> Restarted {
+        Restarted {
+            depth: std::mem::replace(&mut self.cx.inst_depth, 0),
+            instantiations: self.cx.restart_instantiation_count(),
+        }
     }
 
-    /// Ends resolving a declaration: the caller's depth again, and the depth and
-    /// tail-recursion limits met inside settled (what they decided is the declaration's
-    /// own, whoever asked).
-    pub(super) fn settle_declaration(&mut self, depth: u32) {
-        self.cx.inst_depth = depth;
-        self.cx.inst_taint &= !DEPTH_TAINT;
+    /// Ends resolving a declaration: the caller's depth and count again (what the
+    /// declaration spent is not the caller's, so the caller's limits do not depend on
+    /// whether the declaration was cached), and the limits met inside settled (what they
+    /// decided is the declaration's own, whoever asked).
+    pub(super) fn settle_declaration(&mut self, restarted: Restarted) {
+        self.cx.inst_depth = restarted.depth;
+        self.cx.resume_instantiation_count(restarted.instantiations);
+        self.cx.inst_taint &= !DECLARATION_TAINT;
     }
 }
 

@@ -233,7 +233,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         };
         self.suppress += 1;
         let mut scope = self.cache_scope();
-        let depth = scope.restart_depth();
+        let restarted = scope.restart_limits();
         let t = if let Some(e) = expr {
             scope.check_expr(file, e, None)
         } else {
@@ -257,7 +257,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         let t = scope.normalize_literal_union(t);
         let t = scope.regular_type(t);
         let t = scope.types.widen(t);
-        scope.settle_declaration(depth);
+        scope.settle_declaration(restarted);
         drop(scope);
         self.suppress -= 1;
         if self.end_resolution(token, t) {

@@ -54,13 +54,13 @@ impl<'a, 'b> Checker<'a, 'b> {
             if r.type_params.is_some() && !self.names_alias_being_resolved(file, r));
         self.deferred += defers as u32;
         let mut scope = self.cache_scope();
-        let depth = scope.restart_depth();
+        let restarted = scope.restart_limits();
         let ty = if scope.type_depth > MAX_DEPTH {
             ids::ERROR
         } else {
             scope.type_from_node_uncached(file, t)
         };
-        scope.settle_declaration(depth);
+        scope.settle_declaration(restarted);
         let clean = !scope.met().leaned;
         drop(scope);
         self.deferred -= defers as u32;

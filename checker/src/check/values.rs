@@ -22,9 +22,9 @@ impl<'a, 'b> Checker<'a, 'b> {
             return ids::ANY;
         };
         let mut scope = self.cache_scope();
-        let depth = scope.restart_depth();
+        let restarted = scope.restart_limits();
         let t = scope.compute_value_type(s);
-        scope.settle_declaration(depth);
+        scope.settle_declaration(restarted);
         drop(scope);
         if self.end_resolution(token, t) {
             *self.links(s).value_type.get_or_insert(t)
