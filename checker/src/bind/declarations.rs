@@ -334,21 +334,26 @@ impl<'a> Binder<'a, '_> {
                 TsFnParam::Object(o) => (None, o.type_ann.as_deref()),
             };
             if let Some(b) = ident {
-                self.declare(
-                    &b.id.sym,
-                    b.id.span.lo.0,
-                    flags::PARAMETER,
-                    DeclRef::Binding {
-                        ident: b,
-                        init: None,
-                        in_pattern: false,
-                        is_const: false,
-                        from: None,
-                    },
-                );
+                self.declare_parameter(b);
             }
             self.opt_ann(ann);
         }
+    }
+
+    /// A parameter named by an identifier, without an initializer the binder would read.
+    fn declare_parameter(&mut self, b: &'a BindingIdent) {
+        self.declare(
+            &b.id.sym,
+            b.id.span.lo.0,
+            flags::PARAMETER,
+            DeclRef::Binding {
+                ident: b,
+                init: None,
+                in_pattern: false,
+                is_const: false,
+                from: None,
+            },
+        );
     }
 
     pub(super) fn opt_ann(&mut self, ann: Option<&'a TsTypeAnn>) {
@@ -404,18 +409,7 @@ impl<'a> Binder<'a, '_> {
                                 );
                                 match &pp.param {
                                     TsParamPropParam::Ident(_) => {
-                                        self.declare(
-                                            &b.id.sym,
-                                            b.id.span.lo.0,
-                                            flags::PARAMETER,
-                                            DeclRef::Binding {
-                                                ident: b,
-                                                init: None,
-                                                in_pattern: false,
-                                                is_const: false,
-                                                from: None,
-                                            },
-                                        );
+                                        self.declare_parameter(b);
                                         self.opt_ann(b.type_ann.as_deref());
                                     }
                                     TsParamPropParam::Assign(a) => {

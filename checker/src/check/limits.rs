@@ -81,6 +81,8 @@ pub(super) struct Limits {
     max_types: usize,
     /// [`INSTANTIATION_COUNT`] (lower in this module's tests).
     max_instantiations: u32,
+    /// [`INSTANTIATION_DEPTH`] (lower in this module's tests).
+    max_depth: u32,
     /// [`RELATION_BUDGET`] (lower in this module's tests).
     relation_budget: i64,
     /// Outermost relations that overflowed, with the code reported for them: cached as
@@ -102,6 +104,7 @@ impl Default for Limits {
         Limits {
             max_types: MAX_TYPES,
             max_instantiations: INSTANTIATION_COUNT,
+            max_depth: INSTANTIATION_DEPTH,
             relation_budget: RELATION_BUDGET,
             overflowed: FxHashMap::default(),
             current: None,
@@ -204,7 +207,7 @@ impl<'a> Checker<'a, '_> {
         } else if self.table_full() {
             self.taint();
             self.table_full_message()
-        } else if self.inst_depth >= INSTANTIATION_DEPTH {
+        } else if self.inst_depth >= self.limits.max_depth {
             self.taint_declaration();
             TOO_DEEP.to_string()
         } else {
@@ -693,5 +696,50 @@ mod tests {
         );
         let after = check_each(&[("a.ts", &a), ("b.ts", b), ("c.ts", &c)], max).remove(1);
         assert_eq!(format!("{alone:?}"), format!("{after:?}"));
+    }
+
+    /// `Box<...<T>...>`, 20 references deep, instantiated by `Nest<string>`.
+    fn nested_alias() -> String {
+        format!(
+            "interface Box<T> {{ v: T }}\n\
+             type Nest<T> = {}T{};\n\
+             declare const d: Nest<string>;\n\
+             const n: number = d;\n",
+            "Box<".repeat(20),
+            ">".repeat(20)
+        )
+    }
+
+    /// The lines and codes of `diags`.
+    fn lines(diags: &[Diagnostic]) -> Vec<(u32, Code)> {
+        diags.iter().map(|d| (d.line, d.code)).collect()
+    }
+
+    #[test]
+    fn past_the_instantiation_count_a_node_reports_ts2589() {
+        let src = nested_alias();
+        let under = check_last(&[("a.ts", &src)], |_| {});
+        assert_eq!(lines(&under), [(4, Code::NotAssignable)]);
+        // The annotation's 20 instantiations pass a count of 10: `TS2589` where it is
+        // resolved, the innermost `Box`es the error type.
+        let over = check_last(&[("a.ts", &src)], |l| l.max_instantiations = 10);
+        assert_eq!(
+            lines(&over),
+            [(3, Code::ExcessivelyDeep), (4, Code::NotAssignable)],
+            "{over:?}"
+        );
+    }
+
+    #[test]
+    fn past_the_instantiation_depth_a_node_reports_ts2589() {
+        let src = nested_alias();
+        let over = check_last(&[("a.ts", &src)], |l| l.max_depth = 10);
+        assert_eq!(
+            lines(&over),
+            [(3, Code::ExcessivelyDeep), (4, Code::NotAssignable)],
+            "{over:?}"
+        );
+        let deep_enough = check_last(&[("a.ts", &src)], |l| l.max_depth = 30);
+        assert_eq!(lines(&deep_enough), [(4, Code::NotAssignable)]);
     }
 }

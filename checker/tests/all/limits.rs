@@ -217,3 +217,43 @@ fn recursion_through_a_template_literal_infer_stays_small_and_silent() {
     );
     assert_eq!(one.digest, two.digest);
 }
+
+/// Two generic interfaces that expand forever, related structurally (no variance shortcut
+/// between two declarations): the comparison of `next` is deeply nested after three
+/// instantiations of each, *maybe related*, so `A<string>` is a `B<string>`; a `v` that
+/// differs still fails. tsgo reports the same (one `TS2322`, line 5). Without the
+/// deeply-nested rule the comparison would run 100 deep into `TS2321`.
+#[test]
+fn two_interfaces_that_expand_forever_relate_structurally_as_maybe_related() {
+    let src = "interface A<T> { next: A<A<T>>; v: T }\n\
+               interface B<T> { next: B<B<T>>; v: T }\n\
+               declare let a: A<string>;\n\
+               let b: B<string> = a;\n\
+               let c: B<number> = a;\n";
+    let one = diagnostics_at(&[("a.ts", src)], 1);
+    let codes: Vec<&str> = one
+        .lines()
+        .map(|l| l.split(" - ").next().unwrap_or(l))
+        .collect();
+    assert_eq!(codes, ["a.ts:5:5"], "{one}");
+    assert!(one.contains("TS2322"), "{one}");
+}
+
+/// An alias whose instantiation leads back to itself through an index signature (trpc's
+/// `DecorateRouterRecord` shape) resolves its members lazily: `x.a` and `x.other.a` are
+/// `R<{ a: 1 }>`, not the error type, so assigning them to `number` fails twice, where
+/// tsgo reports it.
+#[test]
+fn an_alias_instantiation_met_again_while_computed_is_the_alias_itself() {
+    let src = "type R<T> = { [K in keyof T]: R<T> } & { [key: string]: R<T> };\n\
+               declare const x: R<{ a: 1 }>;\n\
+               const y: number = x.a;\n\
+               const z: number = x.other.a;\n";
+    let out = diagnostics_at(&[("a.ts", src)], 1);
+    let at: Vec<&str> = out
+        .lines()
+        .map(|l| l.split(" - ").next().unwrap_or(l))
+        .collect();
+    assert_eq!(at, ["a.ts:3:7", "a.ts:4:7"], "{out}");
+    assert!(out.lines().all(|l| l.contains("TS2322")), "{out}");
+}
