@@ -3,7 +3,7 @@
 //! interfaces and enums.
 use std::rc::Rc;
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
@@ -254,14 +254,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 obj.number_index = obj.number_index.or(bm.number_index);
             }
         }
-        let mut members: Vec<(Atom, SymbolId)> = self
-            .bound
-            .symbol(s)
-            .members
-            .iter()
-            .map(|(k, v)| (k.clone(), *v))
-            .collect();
-        members.sort_by_key(|(_, id)| *id);
+        let members = in_declaration_order(&self.bound.symbol(s).members);
         for (name, m) in members {
             let optional = self.bound.symbol(m).decls.iter().any(|(_, d)| match d {
                 BDecl::Member(MemberDecl::PropertySignature(p)) => p.optional,
@@ -396,14 +389,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                 ..Default::default()
             }));
         }
-        let mut exports: Vec<(Atom, SymbolId)> = self
-            .bound
-            .symbol(s)
-            .exports
-            .iter()
-            .map(|(k, v)| (k.clone(), *v))
-            .collect();
-        exports.sort_by_key(|(_, id)| *id);
+        let exports = in_declaration_order(&self.bound.symbol(s).exports);
         for (name, e) in exports {
             obj.insert_declared(name, e, false);
         }
@@ -416,4 +402,12 @@ impl<'a, 'b> Checker<'a, 'b> {
         );
         obj
     }
+}
+
+/// The entries of a symbol table (members or exports) in the order they were declared (by
+/// symbol id), not the hash map's.
+fn in_declaration_order(table: &FxHashMap<Atom, SymbolId>) -> Vec<(Atom, SymbolId)> {
+    let mut entries: Vec<(Atom, SymbolId)> = table.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    entries.sort_by_key(|(_, id)| *id);
+    entries
 }

@@ -7,16 +7,9 @@ use crate::synthetic::model::*;
 impl Gen<'_> {
     pub(super) fn call_returning(&mut self, ty: &Ty, depth: u32) -> Option<String> {
         let mut options: Vec<u8> = Vec::new();
-        let funcs: Vec<usize> = self
-            .scope
-            .funcs
-            .iter()
-            .copied()
-            .filter(|&f| {
-                let def = &self.model.funcs[f];
-                def.ret.as_ref() == Some(ty) && (!def.is_async || self.in_async)
-            })
-            .collect();
+        let in_async = self.in_async;
+        let funcs: Vec<usize> =
+            self.funcs_in_scope(|d| d.ret.as_ref() == Some(ty) && (!d.is_async || in_async));
         if !funcs.is_empty() {
             options.extend([0, 0, 0]);
         }
@@ -188,15 +181,7 @@ impl Gen<'_> {
 
     /// A promise of `ty` for `retry`: an async function call.
     fn call_returning_sync_or_async(&mut self, ty: &Ty, depth: u32) -> Option<String> {
-        let funcs: Vec<usize> = self
-            .scope
-            .funcs
-            .iter()
-            .copied()
-            .filter(|&f| {
-                self.model.funcs[f].is_async && self.model.funcs[f].ret.as_ref() == Some(ty)
-            })
-            .collect();
+        let funcs: Vec<usize> = self.funcs_in_scope(|d| d.is_async && d.ret.as_ref() == Some(ty));
         if funcs.is_empty() {
             return None;
         }

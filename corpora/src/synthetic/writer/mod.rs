@@ -205,6 +205,16 @@ impl<'s> Gen<'s> {
             .collect()
     }
 
+    /// The functions in scope that `keep` accepts, in the order they came into scope.
+    fn funcs_in_scope(&self, keep: impl Fn(&FuncDef) -> bool) -> Vec<usize> {
+        self.scope
+            .funcs
+            .iter()
+            .copied()
+            .filter(|&f| keep(&self.model.funcs[f]))
+            .collect()
+    }
+
     fn line(&mut self, indent: usize, text: &str) {
         for _ in 0..indent {
             self.out.push_str("    ");

@@ -243,13 +243,7 @@ impl Gen<'_> {
     }
 
     fn await_statement(&mut self, indent: usize) {
-        let funcs: Vec<usize> = self
-            .scope
-            .funcs
-            .iter()
-            .copied()
-            .filter(|&f| self.model.funcs[f].is_async && self.model.funcs[f].ret.is_some())
-            .collect();
+        let funcs: Vec<usize> = self.funcs_in_scope(|d| d.is_async && d.ret.is_some());
         if funcs.is_empty() {
             return self.declaration(indent);
         }
@@ -310,13 +304,7 @@ impl Gen<'_> {
     }
 
     fn call_statement(&mut self, indent: usize) {
-        let funcs: Vec<usize> = self
-            .scope
-            .funcs
-            .iter()
-            .copied()
-            .filter(|&f| self.model.funcs[f].ret.is_none() || self.model.funcs[f].is_async)
-            .collect();
+        let funcs: Vec<usize> = self.funcs_in_scope(|d| d.ret.is_none() || d.is_async);
         if funcs.is_empty() {
             return self.log_statement(indent);
         }
@@ -418,16 +406,9 @@ impl Gen<'_> {
 
     /// A call with one argument of the wrong type (TS2345, at that argument).
     fn error_wrong_argument(&mut self, indent: usize) -> bool {
-        let candidates: Vec<usize> = self
-            .scope
-            .funcs
-            .iter()
-            .copied()
-            .filter(|&f| {
-                let def = &self.model.funcs[f];
-                !def.overloaded && def.params.iter().any(|(_, t)| wrong_value(t).is_some())
-            })
-            .collect();
+        let candidates: Vec<usize> = self.funcs_in_scope(|d| {
+            !d.overloaded && d.params.iter().any(|(_, t)| wrong_value(t).is_some())
+        });
         if candidates.is_empty() {
             return false;
         }
