@@ -106,8 +106,9 @@ impl<'a, 'b> Checker<'a, 'b> {
         mapper: Option<Rc<Mapper>>,
         keys: TypeId,
     ) -> TypeId {
+        // Every key becomes a property; its type is instantiated when first read.
         let keys: Vec<TypeId> = match self.types.kind(keys) {
-            TypeKind::Union(ms) => ms.iter().copied().take(256).collect(),
+            TypeKind::Union(ms) => ms.to_vec(),
             _ => vec![keys],
         };
         let modifiers = match root.modifiers {

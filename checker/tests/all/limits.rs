@@ -267,3 +267,25 @@ fn a_mapped_type_whose_string_index_leads_back_to_its_alias_reads_as_tsgo_reads_
         "{out}"
     );
 }
+
+/// A mapped type keeps every key of a union: its property types are instantiated when
+/// first read, so a large key set costs a property symbol each, not an instantiation
+/// (before, only 256 keys of the union became properties: 44 of these reads were
+/// `TS2339`).
+#[test]
+fn a_mapped_type_over_three_hundred_keys_has_every_property() {
+    let keys: Vec<String> = (0..300).map(|i| format!("'k{i}'")).collect();
+    let mut src = format!(
+        "type K = {};\n\
+         type Rec<Q extends string, V> = {{ [P in Q]: {{ key: P; v: V }} }};\n\
+         declare const m: Rec<K, 1>;\n",
+        keys.join(" | ")
+    );
+    for i in 0..300 {
+        src.push_str(&format!("const x{i}: number = m.k{i};\n"));
+    }
+    let out = diagnostics_at(&[("a.ts", &src)], 1);
+    let assignability = out.lines().filter(|l| l.contains("error TS2322")).count();
+    assert_eq!(assignability, 300, "every key is a property:\n{out}");
+    assert_eq!(out.lines().count(), 300, "{out}");
+}
