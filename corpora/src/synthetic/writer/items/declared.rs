@@ -112,14 +112,6 @@ impl Gen<'_> {
         let name = self.names.constant_name(&mut self.rng);
         let t = self.ty(&ty);
         self.line(0, &format!("export declare const {name}: {t};"));
-        self.model.values.push(ValueDef {
-            import: name.clone(),
-            expr: name,
-            module: self.cur,
-            ty,
-        });
-        let v = self.model.values.len() - 1;
-        self.exports[self.cur].values.push(v);
-        self.scope.values.push(v);
+        self.register_value(name, ty);
     }
 }

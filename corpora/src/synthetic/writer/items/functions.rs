@@ -14,6 +14,19 @@ impl Gen<'_> {
         self.scope.funcs.push(f);
     }
 
+    /// An exported constant `name` of type `ty`, imported and read by its name.
+    pub(super) fn register_value(&mut self, name: String, ty: Ty) {
+        self.model.values.push(ValueDef {
+            import: name.clone(),
+            expr: name,
+            module: self.cur,
+            ty,
+        });
+        let v = self.model.values.len() - 1;
+        self.exports[self.cur].values.push(v);
+        self.scope.values.push(v);
+    }
+
     /// A plain function `fname` exported from namespace `ns` of this module, called as
     /// `ns.fname(...)`.
     pub(super) fn register_namespace_func(
@@ -266,14 +279,6 @@ impl Gen<'_> {
             let t = self.ty(&ty);
             self.line(0, &format!("export const {name}: {t} = {e};"));
         }
-        self.model.values.push(ValueDef {
-            import: name.clone(),
-            expr: name,
-            module: self.cur,
-            ty,
-        });
-        let v = self.model.values.len() - 1;
-        self.exports[self.cur].values.push(v);
-        self.scope.values.push(v);
+        self.register_value(name, ty);
     }
 }
