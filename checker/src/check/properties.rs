@@ -254,31 +254,34 @@ impl<'a, 'b> Checker<'a, 'b> {
                 if let Some(ty) = self.declared_property_type(t, name) {
                     return Some(ty);
                 }
-                let m = self.members(t);
-                let fallback = if !m.calls.is_empty() || !m.constructs.is_empty() {
-                    self.globals.function
-                } else {
-                    None
-                }
-                .or(self.globals.object);
-                if let Some(g) = fallback {
-                    let gt = self.declared_type(g);
-                    if gt != t {
-                        let gm = self.members(gt);
-                        if let Some(p) = gm.props.get(name) {
-                            return Some(self.prop_ty(p));
-                        }
-                        if let Some(o) = self.globals.object.filter(|&o| Some(o) != Some(g)) {
-                            let ot = self.declared_type(o);
-                            if let Some(p) = self.members(ot).props.get(name) {
-                                return Some(self.prop_ty(p));
-                            }
-                        }
-                    }
-                }
-                None
+                self.global_apparent_property(t, name)
             }
         }
+    }
+
+    /// Property `name` that object type `t` has from the global `Function` (when it has
+    /// call or construct signatures) or `Object` interface, its apparent type's members.
+    pub(super) fn global_apparent_property(&mut self, t: TypeId, name: &Atom) -> Option<TypeId> {
+        let m = self.members(t);
+        let fallback = if !m.calls.is_empty() || !m.constructs.is_empty() {
+            self.globals.function
+        } else {
+            None
+        }
+        .or(self.globals.object);
+        let g = fallback?;
+        let gt = self.declared_type(g);
+        if gt == t {
+            return None;
+        }
+        let gm = self.members(gt);
+        if let Some(p) = gm.props.get(name) {
+            return Some(self.prop_ty(p));
+        }
+        let o = self.globals.object.filter(|&o| o != g)?;
+        let ot = self.declared_type(o);
+        let p = self.members(ot).props.get(name).cloned()?;
+        Some(self.prop_ty(&p))
     }
 
     /// The types of property `name` in the members of an intersection that have it. As in

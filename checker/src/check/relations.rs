@@ -215,8 +215,10 @@ impl<'a, 'b> Checker<'a, 'b> {
                     if tp.optional {
                         continue;
                     }
-                    // Primitives' and functions' own members come from their apparent types.
-                    if self.property_type(s, name).is_none() {
+                    // A function's or any object's members from its apparent type (the
+                    // global `Function` or `Object`) fill it; an index signature does not
+                    // (TypeScript: "Property 'a' is missing in type ...").
+                    if self.global_apparent_property(s, name).is_none() {
                         return false;
                     }
                 }

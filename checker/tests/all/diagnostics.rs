@@ -269,3 +269,23 @@ fn ts_ignore_and_ts_expect_error_suppress_the_next_line_only() {
     let lines: Vec<u32> = out.diagnostics.iter().map(|d| d.line).collect();
     assert_eq!(lines, [5, 7]);
 }
+
+/// An index signature never fills a required property, as in TypeScript ("Property 'a' is
+/// missing in type '{ [k: string]: number; }'"): a record of strings is not an object with
+/// a required `a`, and a recursive record is not a procedure, so a conditional type over
+/// it takes its false branch (before, the index signature answered for every name).
+#[test]
+fn an_index_signature_does_not_fill_a_required_property() {
+    let out = check(&[(
+        "a.ts",
+        "declare const r: { [k: string]: number };\n\
+         const p: { a: number } = r;\n\
+         const o: { a?: number } = r;\n\
+         interface Rec { [key: string]: { run(): void } | Rec }\n\
+         type IsProc<V> = V extends { run(): void } ? 'proc' : 'rec';\n\
+         const q: 'rec' = null as any as IsProc<Rec>;\n\
+         declare const f: { (): void; [k: string]: number };\n\
+         const g: { call(this: Function, ...args: any[]): any } = f;\n",
+    )]);
+    assert_eq!(positions(&out), ["a.ts:2:7 TS2322"]);
+}
