@@ -93,7 +93,7 @@ impl<'a, 'b> Checker<'a, 'b> {
     }
 
     /// Inference from the members of `a` to those of `p`: properties, call and construct
-    /// signatures, the string index.
+    /// signatures, the index signatures.
     pub(super) fn infer_from_members(
         &mut self,
         p: TypeId,
@@ -122,10 +122,39 @@ impl<'a, 'b> Checker<'a, 'b> {
                 self.infer_from_signature(&ps, &as_, tps, out, depth);
             }
         }
+        // Index signatures, as TypeScript's `inferFromIndexTypes`: a string index from the
+        // source's string index, else from every property (its implicit index); a number
+        // index from the source's number index, else its string index, else from its
+        // numeric-named properties. Only an anonymous object type without signatures (an
+        // object or type literal) has an implicit index (`isObjectTypeWithInferableIndex`),
+        // not an array, class or interface.
+        let inferable = matches!(self.types.kind(a), TypeKind::Object(_))
+            && am.calls.is_empty()
+            && am.constructs.is_empty();
         if let Some(pi) = po.string_index {
-            for name in &am.order {
-                let y = self.prop_ty(&am.props[name]);
-                self.infer_from(pi, y, tps, out, depth + 1);
+            match am.string_index {
+                Some(ai) => self.infer_from(pi, ai, tps, out, depth + 1),
+                None if !inferable => {}
+                None => {
+                    for name in &am.order {
+                        let y = self.prop_ty(&am.props[name]);
+                        self.infer_from(pi, y, tps, out, depth + 1);
+                    }
+                }
+            }
+        }
+        if let Some(pi) = po.number_index {
+            match am.number_index.or(am.string_index) {
+                Some(ai) => self.infer_from(pi, ai, tps, out, depth + 1),
+                None if !inferable => {}
+                None => {
+                    for name in &am.order {
+                        if name.parse::<f64>().is_ok() {
+                            let y = self.prop_ty(&am.props[name]);
+                            self.infer_from(pi, y, tps, out, depth + 1);
+                        }
+                    }
+                }
             }
         }
     }

@@ -63,3 +63,26 @@ fn an_uninferred_type_parameter_takes_its_constraint_instantiated_with_the_recei
         "a.ts:7:7 - error TS2322: Type 'string' is not assignable to type 'number'.\n"
     );
 }
+
+/// Type arguments are inferred from index signatures as TypeScript's `inferFromIndexTypes`
+/// does: a number index from the argument's number index, a string index from its string
+/// index, else from the properties of an object literal type (its implicit index). Before,
+/// only the implicit string index was used and these calls returned `unknown`.
+#[test]
+fn type_arguments_are_inferred_from_index_signatures() {
+    let out = diagnostics(
+        "declare function byNumber<T>(o: { [n: number]: T }): T;\n\
+         declare function byString<T>(o: { [s: string]: T }): T;\n\
+         declare const list: { [n: number]: string };\n\
+         declare const dict: { [s: string]: boolean };\n\
+         const a: string = byNumber(list);\n\
+         const b: boolean = byString(dict);\n\
+         const c: number = byString({ x: 1, y: 2 });\n\
+         const d: number = byNumber(list);\n",
+    );
+    let at: Vec<&str> = out
+        .lines()
+        .map(|l| l.split(": ").next().unwrap_or(l))
+        .collect();
+    assert_eq!(at, ["a.ts:8:7 - error TS2322"], "{out}");
+}
