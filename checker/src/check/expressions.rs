@@ -5,6 +5,7 @@ use std::rc::Rc;
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
+use super::signatures::FunctionLike;
 use super::{Checker, EXPRESSION_NODE, MAX_DEPTH, NodeLinks, narrow, node_key};
 use crate::bind::flags;
 use crate::diag::Code;
@@ -650,31 +651,27 @@ impl<'a, 'b> Checker<'a, 'b> {
             ret
         };
         let rest = a.params.last().is_some_and(|p| matches!(p, Pat::Rest(_)));
-        let predicate = self.type_predicate(
-            file,
-            a.return_type.as_deref().map(|r| &*r.type_ann),
-            &params,
-        );
-        let predicate = match (predicate, &a.return_type, params.first(), &*a.body) {
-            (None, None, Some(p), body) => {
-                let pats: Vec<&Pat> = a.params.iter().collect();
-                let body = match body {
-                    ArrowFunctionBody::Expr(x) => Some(&**x),
-                    ArrowFunctionBody::FunctionBody(b) => narrow::single_return(&b.stmts),
-                };
-                self.inferred_type_predicate(file, &pats, p.ty, ret, body)
-            }
-            (p, ..) => p,
-        };
         let sig = Signature {
             type_params,
             params,
             ret,
             min_args,
             rest,
-            predicate,
             ..Default::default()
         };
+        let sig = self.with_type_predicate(
+            file,
+            sig,
+            FunctionLike {
+                params: a.params.iter().collect(),
+                annotation: a.return_type.as_deref().map(|r| &*r.type_ann),
+                returned: match &*a.body {
+                    ArrowFunctionBody::Expr(x) => Some(&**x),
+                    ArrowFunctionBody::FunctionBody(b) => narrow::single_return(&b.stmts),
+                },
+                plain: !a.is_async && !a.is_generator,
+            },
+        );
         self.function_type(vec![sig], node_key(file, a.span.lo.0))
     }
 

@@ -9,6 +9,18 @@ use super::{Checker, Resolution, narrow, node_key};
 use crate::syntax::fn_param_ann;
 use crate::types::{ObjectType, Param, Signature, SymbolType, TypeId, TypeKind, ids};
 
+/// What a function-like declaration's type predicate is read or inferred from.
+pub(super) struct FunctionLike<'a> {
+    /// Its parameters as written (a declared `this` excluded).
+    pub params: Vec<&'a Pat>,
+    /// Its return annotation.
+    pub annotation: Option<&'a TsType>,
+    /// The expression it returns, when it has one only (an arrow's expression body).
+    pub returned: Option<&'a Expr>,
+    /// Neither async nor a generator, and no `this` parameter.
+    pub plain: bool,
+}
+
 impl<'a, 'b> Checker<'a, 'b> {
     pub(super) fn function_type(&mut self, sigs: Vec<Signature>, origin: u64) -> TypeId {
         let mut obj = ObjectType::default();
@@ -143,28 +155,49 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
             }
         };
-        let predicate = self.type_predicate(
-            file,
-            f.return_type.as_deref().map(|r| &*r.type_ann),
-            &params,
-        );
-        let predicate = match (predicate, &f.return_type, params.first(), &f.body) {
-            (None, None, Some(p), Some(body)) if skip == 0 && !f.is_async && !f.is_generator => {
-                let pats: Vec<&Pat> = f.params.iter().map(|q| &q.pat).collect();
-                let body = narrow::single_return(&body.stmts);
-                self.inferred_type_predicate(file, &pats, p.ty, ret, body)
-            }
-            (p, ..) => p,
-        };
-        Signature {
+        let sig = Signature {
             type_params,
             params,
             ret,
             min_args,
             rest,
-            predicate,
             ..Default::default()
-        }
+        };
+        self.with_type_predicate(
+            file,
+            sig,
+            FunctionLike {
+                params: f.params.iter().map(|q| &q.pat).collect(),
+                annotation: f.return_type.as_deref().map(|r| &*r.type_ann),
+                returned: f
+                    .body
+                    .as_ref()
+                    .and_then(|b| narrow::single_return(&b.stmts)),
+                plain: skip == 0 && !f.is_async && !f.is_generator,
+            },
+        )
+    }
+
+    /// `sig` of a function or arrow with its type predicate: the one its return annotation
+    /// writes (`x is T`), else, for a plain function whose return is not annotated, the one
+    /// inferred from its single returned expression (TypeScript 5.5's inferred type
+    /// predicates). The one builder of a function-like signature's predicate, for
+    /// declarations (`signature_of_function`) and arrows (`check_arrow`) alike.
+    pub(super) fn with_type_predicate(
+        &mut self,
+        file: u32,
+        mut sig: Signature,
+        f: FunctionLike<'a>,
+    ) -> Signature {
+        let written = self.type_predicate(file, f.annotation, &sig.params);
+        sig.predicate = match (written, f.annotation, sig.params.first()) {
+            (None, None, Some(p)) if f.plain => {
+                let declared = p.ty;
+                self.inferred_type_predicate(file, &f.params, declared, sig.ret, f.returned)
+            }
+            (p, ..) => p,
+        };
+        sig
     }
 
     /// Name, type and optionality of a parameter pattern.
