@@ -1,6 +1,7 @@
 //! Inference of type arguments from argument types: through unions, references, members
 //! and signatures; inferred type arguments kept within their constraints.
 use rustc_hash::FxHashMap;
+use swc_atoms::Atom;
 
 use super::Checker;
 use crate::types::{Mapper, Signature, TypeId, TypeKind, ids};
@@ -131,29 +132,24 @@ impl<'a, 'b> Checker<'a, 'b> {
         let inferable = matches!(self.types.kind(a), TypeKind::Object(_))
             && am.calls.is_empty()
             && am.constructs.is_empty();
-        if let Some(pi) = po.string_index {
-            match am.string_index {
-                Some(ai) => self.infer_from(pi, ai, tps, out, depth + 1),
-                None if !inferable => {}
-                None => {
-                    for name in &am.order {
-                        let y = self.prop_ty(&am.props[name]);
-                        self.infer_from(pi, y, tps, out, depth + 1);
-                    }
-                }
-            }
-        }
-        if let Some(pi) = po.number_index {
-            match am.number_index.or(am.string_index) {
-                Some(ai) => self.infer_from(pi, ai, tps, out, depth + 1),
-                None if !inferable => {}
-                None => {
-                    for name in &am.order {
-                        if name.parse::<f64>().is_ok() {
-                            let y = self.prop_ty(&am.props[name]);
-                            self.infer_from(pi, y, tps, out, depth + 1);
-                        }
-                    }
+        let every: fn(&Atom) -> bool = |_| true;
+        let numeric: fn(&Atom) -> bool = |n| n.parse::<f64>().is_ok();
+        let indexes = [
+            (po.string_index, am.string_index, every),
+            (
+                po.number_index,
+                am.number_index.or(am.string_index),
+                numeric,
+            ),
+        ];
+        for (target, source, implicit) in indexes {
+            let Some(pi) = target else { continue };
+            if let Some(ai) = source {
+                self.infer_from(pi, ai, tps, out, depth + 1);
+            } else if inferable {
+                for name in am.order.iter().filter(|n| implicit(n)) {
+                    let y = self.prop_ty(&am.props[name]);
+                    self.infer_from(pi, y, tps, out, depth + 1);
                 }
             }
         }

@@ -197,22 +197,12 @@ impl<'s> Gen<'s> {
 
     /// The interfaces in scope that `keep` accepts, in the order they came into scope.
     fn ifaces_in_scope(&self, keep: impl Fn(&IfaceDef) -> bool) -> Vec<usize> {
-        self.scope
-            .ifaces
-            .iter()
-            .copied()
-            .filter(|&i| keep(&self.model.ifaces[i]))
-            .collect()
+        kept(&self.scope.ifaces, &self.model.ifaces, keep)
     }
 
     /// The functions in scope that `keep` accepts, in the order they came into scope.
     fn funcs_in_scope(&self, keep: impl Fn(&FuncDef) -> bool) -> Vec<usize> {
-        self.scope
-            .funcs
-            .iter()
-            .copied()
-            .filter(|&f| keep(&self.model.funcs[f]))
-            .collect()
+        kept(&self.scope.funcs, &self.model.funcs, keep)
     }
 
     fn line(&mut self, indent: usize, text: &str) {
@@ -280,4 +270,9 @@ fn is_reserved(name: &str) -> bool {
             | "eval"
             | "index"
     )
+}
+
+/// The indices in `ids` whose definition in `defs` `keep` accepts, in order.
+fn kept<T>(ids: &[usize], defs: &[T], keep: impl Fn(&T) -> bool) -> Vec<usize> {
+    ids.iter().copied().filter(|&i| keep(&defs[i])).collect()
 }
