@@ -65,25 +65,25 @@ impl RunArgs {
     }
 
     /// Prints the diagnostics if asked (to stderr beside a JSON report), then the report.
+    /// A closed output (`checker --json | head`) is an error, not a panic.
     pub fn print<D: std::fmt::Display>(&self, diagnostics: &[D], report: &RunReport) -> Result<()> {
+        use std::io::Write;
+        let (mut stdout, mut stderr) = (std::io::stdout().lock(), std::io::stderr().lock());
         if self.diagnostics {
+            let out: &mut dyn Write = if self.json { &mut stderr } else { &mut stdout };
             for d in diagnostics {
-                if self.json {
-                    eprintln!("{d}");
-                } else {
-                    println!("{d}");
-                }
+                writeln!(out, "{d}").context("printing the diagnostics")?;
             }
         }
-        if self.json {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(report).context("serialising the report")?
-            );
+        let text = if self.json {
+            serde_json::to_string_pretty(report).context("serialising the report")? + "\n"
         } else {
-            print!("{}", report.human());
-        }
-        Ok(())
+            report.human()
+        };
+        stdout
+            .write_all(text.as_bytes())
+            .and_then(|()| stdout.flush())
+            .context("printing the report to standard output")
     }
 }
 

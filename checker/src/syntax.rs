@@ -126,6 +126,23 @@ pub(crate) fn is_null_or_undefined(e: &Expr) -> bool {
 
 // ---- Type nodes and parameter annotations ----
 
+/// The `infer X` declarations of a conditional type's extends clause `t`, in source order:
+/// at any depth of it (template literal types, object members, mapped and indexed types
+/// included) but not inside a nested conditional type, which declares its own. The binder
+/// declares these and the checker collects a conditional type's parameters from them.
+pub(crate) fn infer_declarations(t: &TsType) -> Vec<&TsTypeParam> {
+    let mut found = Vec::new();
+    walk_ts_type(t, &mut |x| match x {
+        TsType::TsInferType(i) => {
+            found.push(&i.type_param);
+            true
+        }
+        TsType::TsConditionalType(_) => false,
+        _ => true,
+    });
+    found
+}
+
 /// Calls `f` on `t` and every type node inside it, depth first; `f` returns whether to
 /// descend into the node's children.
 pub(crate) fn walk_ts_type<'t>(t: &'t TsType, f: &mut dyn FnMut(&'t TsType) -> bool) {

@@ -4,7 +4,7 @@ use rustc_hash::FxHashMap;
 use swc_ecma_ast::*;
 
 use super::{Binder, DeclRef, SyntaxDecl, flags};
-use crate::syntax::walk_ts_type;
+use crate::syntax::infer_declarations;
 
 impl<'a> Binder<'a, '_> {
     pub(super) fn type_args(&mut self, args: Option<&'a TsTypeParamInstantiation>) {
@@ -143,23 +143,16 @@ impl<'a> Binder<'a, '_> {
         }
     }
 
-    /// Declares the `infer X` parameters of a conditional type's extends clause `t`, at any
-    /// depth of it (template literal types, object members, mapped and indexed types
-    /// included) but not in a nested conditional type, which declares its own: the walk of
-    /// `syntax::walk_ts_type`, which the checker's collection of them uses too.
+    /// Declares the `infer X` parameters of a conditional type's extends clause `t`
+    /// (`syntax::infer_declarations`).
     pub(super) fn infer_params(&mut self, t: &'a TsType) {
-        walk_ts_type(t, &mut |x| match x {
-            TsType::TsInferType(i) => {
-                self.declare(
-                    &i.type_param.name.sym,
-                    i.type_param.name.span.lo.0,
-                    flags::TYPE_PARAM,
-                    DeclRef::TypeParam(&i.type_param),
-                );
-                true
-            }
-            TsType::TsConditionalType(_) => false,
-            _ => true,
-        });
+        for p in infer_declarations(t) {
+            self.declare(
+                &p.name.sym,
+                p.name.span.lo.0,
+                flags::TYPE_PARAM,
+                DeclRef::TypeParam(p),
+            );
+        }
     }
 }

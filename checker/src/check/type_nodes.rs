@@ -8,7 +8,7 @@ use swc_ecma_ast::*;
 use super::{Checker, MAX_DEPTH, NodeLinks, TYPE_NODE, TYPE_NODE_KEY, node_key, ts_type_key};
 use crate::bind::flags;
 use crate::syntax;
-use crate::syntax::{entity_of, f_lo, fn_param_ann, walk_ts_type};
+use crate::syntax::{entity_of, f_lo, fn_param_ann, infer_declarations};
 use crate::types::{
     ConditionalRoot, MappedRoot, ObjectType, Prop as PropT, PropSymbol, Signature, SymbolType,
     TypeId, TypeKind, ids,
@@ -210,18 +210,9 @@ impl<'a, 'b> Checker<'a, 'b> {
                 let true_type = self.type_from_node(file, &c.true_type);
                 let false_type = self.type_from_node(file, &c.false_type);
                 self.deferred -= defers;
-                let mut infers = Vec::new();
-                walk_ts_type(&c.extends_type, &mut |t| match t {
-                    TsType::TsInferType(i) => {
-                        infers.push(i.type_param.name.span.lo.0);
-                        true
-                    }
-                    // A nested conditional type declares its own `infer` parameters.
-                    TsType::TsConditionalType(_) => false,
-                    _ => true,
-                });
                 let mut infer_params: Vec<TypeId> = Vec::new();
-                for pos in infers {
+                for p in infer_declarations(&c.extends_type) {
+                    let pos = p.name.span.lo.0;
                     if let Some(&s) = self.bound.files[file as usize].node_symbols.get(&pos) {
                         let tp = self.types.of_symbol(SymbolType::TypeParam, s);
                         if !infer_params.contains(&tp) {

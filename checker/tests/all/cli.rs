@@ -131,3 +131,22 @@ fn with_no_fetch_an_uncached_corpus_fails_without_asking_npm() {
     assert!(!marker.exists(), "npm was asked");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_closed_standard_output_is_an_error_not_a_panic() {
+    let dir = temp_corpus("closed-stdout", &[("src/a.ts", "const n: number = 'x';\n")]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_checker"))
+        .args(["--corpus", dir.to_str().unwrap(), "--diagnostics"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // `checker ... | head -0`: the reader is gone before the checker writes.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("error: printing"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
