@@ -98,7 +98,9 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
             TypeKind::Object(o) => {
                 let obj = scope.instantiate_object(&o, m);
-                // Anonymous object types are instantiated eagerly (their flags need it).
+                // Only an object type whose structure is not resolved yet (a mapped type's
+                // object) comes here (`instantiate_anonymous` takes the others, lazily): its
+                // properties are instantiated now, as its flags need them.
                 let props: Vec<Rc<PropSymbol>> = obj.props.values().cloned().collect();
                 for p in props {
                     scope.prop_ty(&p);

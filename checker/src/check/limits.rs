@@ -506,10 +506,9 @@ impl<'a> Checker<'a, '_> {
             TypeKind::Conditional(c) => Identity::Node(c.root.node),
             TypeKind::Mapped(m) => Identity::Node(m.root.node),
             TypeKind::Indexed(o, _) => self.recursion_identity(*o),
-            TypeKind::Object(_) => match self.anonymous_target(t) {
-                Some(d) => Identity::Anon(d),
-                None => Identity::Type(t),
-            },
+            // One identity whether or not `t` is registered yet (an object type read from
+            // its structure is registered when first instantiated).
+            TypeKind::Object(_) => Identity::Anon(self.anonymous_target(t).unwrap_or(t)),
             _ => Identity::Type(t),
         }
     }

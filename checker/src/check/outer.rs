@@ -18,10 +18,12 @@
 //! `cloneTypeParameter`), so what their parameters and return types mention is instantiated
 //! too (`HTMLCollectionOf<HTMLElementTagNameMap[K]>` per element interface).
 //!
-//! Types whose outer type parameters cannot be told from the syntax here (a `typeof` query
-//! inside, a class method whose return type is inferred) are left to the plain rule: they
-//! are instantiated when they mention a mapped type parameter. As everywhere, nothing is
-//! cached that was computed while a placeholder, a depth limit or an assumption was met.
+//! Object types whose outer type parameters cannot be told from the syntax here (an object
+//! literal's type, a `typeof` query's, a function expression's, an inferred return type's
+//! object) take as outer type parameters those their structure mentions, read when the
+//! type is first instantiated (`register_structural`): their instantiations resolve
+//! properties when first read too, as TypeScript's do. As everywhere, nothing is cached
+//! that was computed while a placeholder, a depth limit or an assumption was met.
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
@@ -55,12 +57,34 @@ struct Declared {
     /// The declaration declares a generic signature: its type parameters stay type
     /// parameters in every instantiation.
     generic_signatures: bool,
+    /// Flags every instantiation has whatever its arguments: [`tflags::CONTAINS_FRESH`]
+    /// where a property's type holds a fresh object literal type of its own (only an
+    /// object type read from its structure, [`Checker::register_structural`], can).
+    fixed: u16,
+}
+
+/// What a walk of an object type's structure found ([`Checker::register_structural`]).
+#[derive(Default)]
+struct Structure {
+    /// The type parameters it mentions outside the signatures that declare them, in the
+    /// order first met: its outer type parameters.
+    free: Vec<TypeId>,
+    /// It mentions a generic signature's own type parameter.
+    generic_signatures: bool,
+    /// Some part of it that no instantiation changes holds a fresh object literal type.
+    fresh: bool,
+    /// The type parameters of the signatures the walk is inside.
+    bound: Vec<TypeId>,
+    visited: rustc_hash::FxHashSet<TypeId>,
 }
 
 /// One checker's anonymous object types and their instantiations.
 #[derive(Default)]
 pub(super) struct OuterTypes {
     anon: FxHashMap<TypeId, Rc<Anon>>,
+    /// Object types whose structure could not be read without resolving a property: they
+    /// are instantiated by the plain rule.
+    unstructured: rustc_hash::FxHashSet<TypeId>,
     /// Instantiations by declared type and arguments (TypeScript's `target.instantiations`).
     instantiations: FxHashMap<(TypeId, Box<[TypeId]>), TypeId>,
 }
@@ -246,6 +270,7 @@ impl<'a> Checker<'a, '_> {
         let declared = Rc::new(Declared {
             mentioned: params.iter().map(|p| mentioned.contains(p)).collect(),
             generic_signatures: m.generic_signatures,
+            fixed: 0,
         });
         let params: Rc<[TypeId]> = params.into();
         let anon = Anon {
@@ -268,7 +293,10 @@ impl<'a> Checker<'a, '_> {
     /// parameter changes, else the declared type's instantiation with the new arguments,
     /// one per arguments.
     pub(super) fn instantiate_anonymous(&mut self, t: TypeId, m: &Mapper) -> Option<TypeId> {
-        let a = self.outer_types.anon.get(&t)?.clone();
+        let a = match self.outer_types.anon.get(&t) {
+            Some(a) => a.clone(),
+            None => self.register_structural(t)?,
+        };
         if m.pairs.is_empty() {
             return Some(t);
         }
@@ -316,7 +344,8 @@ impl<'a> Checker<'a, '_> {
                 .map(|(&x, _)| x)
                 .collect();
             let mut flags = scope.types.generic_of(&mentioned)
-                & (tflags::GENERIC | tflags::THIS | tflags::CONTAINS_FRESH);
+                & (tflags::GENERIC | tflags::THIS | tflags::CONTAINS_FRESH)
+                | a.declared.fixed;
             if a.declared.generic_signatures {
                 flags |= tflags::GENERIC;
             }
@@ -343,6 +372,118 @@ impl<'a> Checker<'a, '_> {
             self.outer_types.instantiations.insert(key, r);
         }
         Some(r)
+    }
+
+    /// Registers `t`, an object type no declaration's syntax registered (an object literal's
+    /// type, a `typeof` value's, an inferred return type's object, a function expression's
+    /// type), as an anonymous type whose outer type parameters are those its structure
+    /// mentions: instantiating it then resolves its properties when first asked for, as
+    /// TypeScript instantiates these types too (their declarations are anonymous object
+    /// types there), not all at once. `None` for another type, or one with a property not
+    /// resolved yet (a mapped type's object): the plain rule instantiates those.
+    fn register_structural(&mut self, t: TypeId) -> Option<Rc<Anon>> {
+        if !matches!(self.types.kind(t), TypeKind::Object(_))
+            || self.outer_types.unstructured.contains(&t)
+        {
+            return None;
+        }
+        let mut s = Structure::default();
+        if !self.read_structure(t, &mut s) {
+            self.outer_types.unstructured.insert(t);
+            return None;
+        }
+        let params: Rc<[TypeId]> = s.free.into();
+        let anon = Rc::new(Anon {
+            target: t,
+            args: params.iter().copied().collect(),
+            declared: Rc::new(Declared {
+                mentioned: params.iter().map(|_| true).collect(),
+                generic_signatures: s.generic_signatures,
+                fixed: if s.fresh { tflags::CONTAINS_FRESH } else { 0 },
+            }),
+            params,
+        });
+        self.outer_types.anon.insert(t, anon.clone());
+        Some(anon)
+    }
+
+    /// Walks what instantiating `t` would instantiate, into `s`, reading only types already
+    /// resolved: false where a property's type is not.
+    fn read_structure(&self, t: TypeId, s: &mut Structure) -> bool {
+        let f = self.types.flags(t);
+        if f & (tflags::GENERIC | tflags::OUTER) == 0 {
+            s.fresh |= f & (tflags::FRESH_LITERAL | tflags::CONTAINS_FRESH) != 0;
+            return true;
+        }
+        if !s.visited.insert(t) {
+            return true;
+        }
+        if let Some(a) = self.outer_types.anon.get(&t) {
+            s.generic_signatures |= a.declared.generic_signatures;
+            s.fresh |= a.declared.fixed != 0;
+            return a.args.iter().all(|&x| self.read_structure(x, s));
+        }
+        let outer_of = |root_outer: &[TypeId], mapper: Option<&Mapper>| -> Vec<TypeId> {
+            root_outer
+                .iter()
+                .map(|&p| mapper.and_then(|m| m.get(p)).unwrap_or(p))
+                .collect()
+        };
+        let parts: Vec<TypeId> = match self.types.kind(t) {
+            TypeKind::TypeParam(_) => {
+                if s.bound.contains(&t) {
+                    s.generic_signatures = true;
+                } else if !s.free.contains(&t) {
+                    s.free.push(t);
+                }
+                return true;
+            }
+            TypeKind::Union(xs)
+            | TypeKind::Intersection(xs)
+            | TypeKind::Tuple(xs)
+            | TypeKind::Reference(_, xs)
+            | TypeKind::LazyAlias(_, xs) => xs.to_vec(),
+            TypeKind::Keyof(x) => vec![*x],
+            TypeKind::Indexed(o, k) => vec![*o, *k],
+            TypeKind::Conditional(c) => outer_of(&c.root.outer, c.mapper.as_deref()),
+            TypeKind::Mapped(m) => outer_of(&m.root.outer, m.mapper.as_deref()),
+            TypeKind::Object(o) => {
+                let o = o.clone();
+                for name in &o.order {
+                    let ty = o.props[name].ty.get();
+                    if ty == crate::types::UNRESOLVED || !self.read_structure(ty, s) {
+                        return false;
+                    }
+                }
+                for sig in o.calls.iter().chain(&o.constructs) {
+                    if !self.read_signature(sig, s) {
+                        return false;
+                    }
+                }
+                o.string_index.into_iter().chain(o.number_index).collect()
+            }
+            // What instantiation leaves as it is (a class's or interface's declared type).
+            _ => Vec::new(),
+        };
+        parts.into_iter().all(|x| self.read_structure(x, s))
+    }
+
+    /// [`Self::read_structure`] of a signature: its own type parameters are bound in it.
+    fn read_signature(&self, sig: &Signature, s: &mut Structure) -> bool {
+        let depth = s.bound.len();
+        s.bound.extend(sig.type_params.iter().copied());
+        s.generic_signatures |= !sig.type_params.is_empty();
+        let outer = sig.outer.iter().flat_map(|o| o.pairs.iter().map(|p| p.1));
+        let ok = sig
+            .params
+            .iter()
+            .map(|p| p.ty)
+            .chain([sig.ret])
+            .chain(sig.predicate.map(|p| p.1))
+            .chain(outer)
+            .all(|x| self.read_structure(x, s));
+        s.bound.truncate(depth);
+        ok
     }
 
     /// A signature of an instantiated type: its own type parameters, where `m` leaves them,

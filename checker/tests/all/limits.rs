@@ -291,3 +291,28 @@ fn a_mapped_type_over_three_hundred_keys_has_every_property() {
     assert_eq!(assignability, 300, "every key is a property:\n{out}");
     assert_eq!(out.lines().count(), 300, "{out}");
 }
+
+/// An inferred return type's object literal type is instantiated as TypeScript
+/// instantiates it, an anonymous type whose properties are resolved when first read: a
+/// call that reads `value` never instantiates `loop`, whose type runs into the
+/// tail-recursion limit, and only the call that reads `loop` reports `TS2589`, there.
+/// Diagnostics as tsgo 7.0.2's; when the object was instantiated whole, both calls to
+/// `make` reported `TS2589` too.
+#[test]
+fn an_object_literal_type_instantiated_resolves_a_property_only_when_read() {
+    let a = "type Loop<T> = T extends number ? Loop<T> : never;\n\
+             function make<T>(x: T) {\n  return { value: x, loop: null as unknown as Loop<T> };\n}\n\
+             const v: number = make(1).value;\n\
+             const w: string = make(1).value;\n";
+    let b = "type Loop2<T> = T extends number ? Loop2<T> : never;\n\
+             function make2<T>(x: T) {\n  return { value: x, loop: null as unknown as Loop2<T> };\n}\n\
+             const l: number = make2(1).loop;\n";
+    let files = [("a.ts", a), ("b.ts", b)];
+    let one = diagnostics_at(&files, 1);
+    assert_eq!(
+        one,
+        "a.ts:6:7 - error TS2322: Type 'number' is not assignable to type 'string'.\n\
+         b.ts:5:19 - error TS2589: Type instantiation is excessively deep and possibly infinite.\n",
+    );
+    assert_eq!(one, diagnostics_at(&files, 2));
+}
