@@ -115,6 +115,27 @@ impl Default for Limits {
     }
 }
 
+/// Which stacks a relation step pushes its types onto (TypeScript's `RecursionFlags`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Sides {
+    /// A member or constraint of the source against the same target.
+    Source,
+    /// The same source against a member or branch of the target.
+    Target,
+    /// Both types' structure: properties, signatures, type arguments.
+    Both,
+}
+
+impl Sides {
+    fn source(self) -> bool {
+        self != Sides::Target
+    }
+
+    fn target(self) -> bool {
+        self != Sides::Source
+    }
+}
+
 /// The stacks, expansion flags and budget of one relation (TypeScript's `Relater`).
 #[derive(Default)]
 pub(super) struct RelationState {
@@ -123,8 +144,9 @@ pub(super) struct RelationState {
     targets: Vec<(TypeId, Identity)>,
     /// The source side (1) and the target side (2) are deeply nested.
     expanding: u8,
-    /// Per relation in progress: `expanding` and the length of `maybe_keys` around it.
-    saved: Vec<(u8, usize)>,
+    /// Per relation in progress: `expanding` and the length of `maybe_keys` around it, and
+    /// the sides it pushed.
+    saved: Vec<(u8, usize, Sides)>,
     /// Pairs maybe related inside the relations in progress (kept in `relating`).
     maybe_keys: Vec<(TypeId, TypeId)>,
     budget: i64,
@@ -301,8 +323,13 @@ impl<'a> Checker<'a, '_> {
         Some(ids::ERROR)
     }
 
-    /// Starts relating `s` to `t` (not in the cache, not in progress).
-    pub(super) fn enter_relation(&mut self, s: TypeId, t: TypeId) -> RelationStep {
+    /// Starts relating `s` to `t` (not in the cache, not in progress), pushing the sides
+    /// `sides` names ([`Sides`]) onto their stacks: both for the outermost relation and for
+    /// a step into both types' structure, only the side a step took apart (a union's or
+    /// intersection's member, a constraint) otherwise, as TypeScript's `recursionFlags`
+    /// push them, so a target met again while its source is taken apart is not counted
+    /// again towards deep nesting.
+    pub(super) fn enter_relation(&mut self, s: TypeId, t: TypeId, sides: Sides) -> RelationStep {
         if self.limits.relation.sources.is_empty() {
             self.limits.relation.budget = self.limits.relation_budget;
             self.limits.relation.overflow = None;
@@ -313,7 +340,7 @@ impl<'a> Checker<'a, '_> {
             r.overflow
         } else if r.budget <= 0 {
             Some(Code::ExcessiveComplexity)
-        } else if r.sources.len() >= RELATION_DEPTH {
+        } else if r.sources.len().max(r.targets.len()) >= RELATION_DEPTH {
             Some(Code::TooDeep)
         } else {
             None
@@ -323,19 +350,28 @@ impl<'a> Checker<'a, '_> {
             self.taint();
             return RelationStep::Overflow;
         }
+        let sides = if r.sources.is_empty() {
+            Sides::Both
+        } else {
+            sides
+        };
         let mut expanding = r.expanding;
-        let (si, ti) = (self.recursion_identity(s), self.recursion_identity(t));
-        let r = &mut self.limits.relation;
-        r.sources.push((s, si));
-        r.targets.push((t, ti));
-        if expanding & 1 == 0 && self.deeply_nested(true) {
-            expanding |= 1;
+        if sides.source() {
+            let si = self.recursion_identity(s);
+            self.limits.relation.sources.push((s, si));
+            if expanding & 1 == 0 && self.deeply_nested(true) {
+                expanding |= 1;
+            }
         }
-        if expanding & 2 == 0 && self.deeply_nested(false) {
-            expanding |= 2;
+        if sides.target() {
+            let ti = self.recursion_identity(t);
+            self.limits.relation.targets.push((t, ti));
+            if expanding & 2 == 0 && self.deeply_nested(false) {
+                expanding |= 2;
+            }
         }
         let r = &mut self.limits.relation;
-        r.saved.push((r.expanding, r.maybe_keys.len()));
+        r.saved.push((r.expanding, r.maybe_keys.len(), sides));
         r.expanding = expanding;
         if expanding == 3 {
             self.leave_relation();
@@ -373,9 +409,13 @@ impl<'a> Checker<'a, '_> {
     /// Pops what `enter_relation` pushed; one relation of the budget is spent.
     fn leave_relation(&mut self) -> usize {
         let r = &mut self.limits.relation;
-        r.sources.pop();
-        r.targets.pop();
-        let (expanding, maybe_start) = r.saved.pop().unwrap_or_default();
+        let (expanding, maybe_start, sides) = r.saved.pop().unwrap_or((0, 0, Sides::Both));
+        if sides.source() {
+            r.sources.pop();
+        }
+        if sides.target() {
+            r.targets.pop();
+        }
         r.expanding = expanding;
         r.budget -= 1;
         maybe_start
@@ -462,11 +502,13 @@ impl<'a> Checker<'a, '_> {
     }
 
     /// Whether the newest type on the source (or target) stack is deeply nested: the
-    /// stack holds [`DEEPLY_NESTED`] distinct types of its recursion identity, as
-    /// `isDeeplyNestedType` counts them. TypeScript counts only types each newer than the
-    /// one before (by type id); ids here depend on what a checker made first, and counting
-    /// by them made excalidraw's diagnostics differ between 1 and 8 checkers, so every
-    /// distinct instantiation counts.
+    /// stack holds [`DEEPLY_NESTED`] types of its recursion identity, as
+    /// `isDeeplyNestedType` counts them. TypeScript counts a type only where its id is at
+    /// least the one before's (a newer instantiation, or the same type again: kysely's
+    /// `ReturningInterface<DB, TB, Selectable<DB[TB]>>`, met again at every level of
+    /// `returningAll`); ids here depend on what a checker made first, and counting by them
+    /// made excalidraw's diagnostics differ between 1 and 8 checkers, so every occurrence
+    /// counts.
     fn deeply_nested(&self, source: bool) -> bool {
         let r = &self.limits.relation;
         let stack = if source { &r.sources } else { &r.targets };
@@ -477,14 +519,14 @@ impl<'a> Checker<'a, '_> {
             return false;
         };
         let nested = |identity: Identity| {
-            let mut seen: Vec<TypeId> = Vec::with_capacity(DEEPLY_NESTED);
+            let mut count = 0;
             for &(x, xi) in stack {
                 let matches = xi == identity
                     || matches!(self.types.kind(x), TypeKind::Intersection(ms)
                         if ms.iter().any(|&m| self.recursion_identity(m) == identity));
-                if matches && !seen.contains(&x) {
-                    seen.push(x);
-                    if seen.len() >= DEEPLY_NESTED {
+                if matches {
+                    count += 1;
+                    if count >= DEEPLY_NESTED {
                         return true;
                     }
                 }

@@ -1,7 +1,8 @@
 //! Relations: assignability, structural comparison of members and signatures, with the
 //! checker's relation cache (assumed related while in progress).
 
-use super::{Checker, limits};
+use super::Checker;
+use super::limits::{self, Sides};
 use crate::types::{Signature, TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
@@ -20,8 +21,15 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
     }
 
-    /// One step of the relation in progress (or the outermost one): `s` related to `t`.
+    /// One step of the relation in progress (or the outermost one) into both types'
+    /// structure: `s` related to `t`.
     pub(super) fn is_related(&mut self, s: TypeId, t: TypeId) -> bool {
+        self.relate(s, t, Sides::Both)
+    }
+
+    /// `s` related to `t`, a step that took apart `sides` of the relation in progress
+    /// (see [`Checker::enter_relation`]).
+    fn relate(&mut self, s: TypeId, t: TypeId, sides: Sides) -> bool {
         // A fresh literal type and its regular type are the same type to every relation.
         let (s, t) = (self.types.regular_literal(s), self.types.regular_literal(t));
         if s == t
@@ -44,7 +52,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         let step = if self.relating.contains(&(s, t)) {
             limits::RelationStep::Maybe
         } else {
-            self.enter_relation(s, t)
+            self.enter_relation(s, t, sides)
         };
         match step {
             // Assumed related while in progress (or maybe related at a relation limit);
@@ -91,13 +99,15 @@ impl<'a, 'b> Checker<'a, 'b> {
         let sk = self.types.kind(s).clone();
         let tk = self.types.kind(t).clone();
         match (&sk, &tk) {
-            (TypeKind::Union(ms), _) => return ms.iter().all(|&m| self.is_related(m, t)),
+            (TypeKind::Union(ms), _) => {
+                return ms.iter().all(|&m| self.relate(m, t, Sides::Source));
+            }
             // A deferred conditional type relates through its constraint (both branches);
             // as a target it is taken to be related (TypeScript relates it only to an
             // identical or similar conditional type; leniency keeps false positives down).
             (TypeKind::Conditional(_), _) => {
                 let c = self.conditional_constraint(s);
-                return c != s && self.is_related(c, t);
+                return c != s && self.relate(c, t, Sides::Source);
             }
             // A concrete source must at least fit one branch.
             (_, TypeKind::Conditional(c)) => {
@@ -105,11 +115,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                     return true;
                 }
                 let (a, b) = self.conditional_branches(c);
-                return self.is_related(s, a) || self.is_related(s, b);
+                return self.relate(s, a, Sides::Target) || self.relate(s, b, Sides::Target);
             }
             (_, TypeKind::Mapped(_)) => return true,
             (_, TypeKind::Union(ms)) => {
-                if ms.iter().any(|&m| self.is_related(s, m)) {
+                if ms.iter().any(|&m| self.relate(s, m, Sides::Target)) {
                     return true;
                 }
                 if let TypeKind::Boolean = sk {
@@ -117,17 +127,21 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
                 return false;
             }
-            (_, TypeKind::Intersection(ms)) => return ms.iter().all(|&m| self.is_related(s, m)),
-            (TypeKind::Intersection(ms), _) if ms.iter().any(|&m| self.is_related(m, t)) => {
+            (_, TypeKind::Intersection(ms)) => {
+                return ms.iter().all(|&m| self.relate(s, m, Sides::Target));
+            }
+            (TypeKind::Intersection(ms), _)
+                if ms.iter().any(|&m| self.relate(m, t, Sides::Source)) =>
+            {
                 return true;
             }
             (TypeKind::LazyAlias(a, args), _) => {
                 let r = self.type_reference(*a, args.to_vec());
-                return r == s || self.is_related(r, t);
+                return r == s || self.relate(r, t, Sides::Source);
             }
             (_, TypeKind::LazyAlias(a, args)) => {
                 let r = self.type_reference(*a, args.to_vec());
-                return r == t || self.is_related(s, r);
+                return r == t || self.relate(s, r, Sides::Target);
             }
             _ => {}
         }
@@ -181,7 +195,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             ) => false,
             (_, K::NonPrimitive) => true,
             (K::TypeParam(p), _) => match self.constraint_of(*p) {
-                Some(c) if c != s => self.is_related(c, t),
+                Some(c) if c != s => self.relate(c, t, Sides::Source),
                 _ => false,
             },
             (_, K::TypeParam(_)) => false,

@@ -316,3 +316,46 @@ fn an_object_literal_type_instantiated_resolves_a_property_only_when_read() {
     );
     assert_eq!(one, diagnostics_at(&files, 2));
 }
+
+/// kysely@0.27.4's `DeleteQueryBuilder implements ReturningInterface` (its 4 `TS2420`
+/// before): each level of `returningAll` relates a newer `Query<Returned<...>>` to the
+/// same `Returning<Selected<Row>>`. TypeScript counts a type met again towards deep
+/// nesting (`isDeeplyNestedType` counts ids at least the last one's), so both sides are
+/// deeply nested at the third level and the relation is maybe related; counting distinct
+/// types only, the target side never was, and the stacks overflowed (`TS2321`, then the
+/// false `TS2420`). tsgo 7.0.2 reports nothing.
+#[test]
+fn a_target_met_again_at_every_level_counts_towards_deep_nesting() {
+    let src = "interface Row { id: number }\n\
+               type Selected<R> = { [K in keyof R]: R[K] };\n\
+               type Returned<O> = O extends number ? Row : O & Row;\n\
+               interface Returning<O> {\n  returningAll(): Returning<Selected<Row>>;\n}\n\
+               export declare class Query<O> implements Returning<O> {\n  returningAll(): Query<Returned<O>>;\n}\n";
+    let files = [("a.ts", src), ("b.ts", src)];
+    assert_eq!(diagnostics_at(&files, 1), "");
+    assert_eq!(diagnostics_at(&files, 2), "");
+}
+
+/// Taking a union or intersection apart pushes only the side taken apart onto its stack
+/// (TypeScript's `recursionFlags`): relating each element of `Elem` to `BoundText` met the
+/// same target once per member and member of a member, and with every occurrence counted
+/// (the rule above) that alone looked deeply nested on both sides, so every member was
+/// maybe related to the guard's type and the false branch narrowed to `never`
+/// (excalidraw's `!isBoundToContainer(el)`: 218 false diagnostics). tsgo 7.0.2 reports
+/// nothing.
+#[test]
+fn a_union_taken_apart_against_one_target_is_not_deeply_nested() {
+    let src = "type Base = { id: string; x: number; strokeColor: string };\n\
+               type Ellipse = Base & { type: 'ellipse' };\n\
+               type Rect = Base & { type: 'rectangle' };\n\
+               type TextEl = Base & { type: 'text'; containerId: string | null };\n\
+               type Elem = Ellipse | Rect | TextEl;\n\
+               type BoundText = TextEl & { containerId: string };\n\
+               declare function isBound(e: Elem): e is BoundText;\n\
+               declare const el: Elem;\n\
+               if (!isBound(el)) {\n  const id: string = el.id;\n}\n\
+               if (isBound(el)) {\n  const c: string = el.containerId;\n}\n\
+               export {};\n";
+    let files = [("a.ts", src)];
+    assert_eq!(diagnostics_at(&files, 1), "");
+}
