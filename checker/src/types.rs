@@ -300,7 +300,11 @@ pub enum TypeKind {
     Declared(SymbolId),
     /// A generic class or interface applied to arguments (arrays are `Array<T>`).
     Reference(SymbolId, Box<[TypeId]>),
+    /// A tuple; an element may be a [`TypeKind::Spread`] (`[A, ...T]`, `[...B[], C]`).
     Tuple(Box<[TypeId]>),
+    /// `...T`, a variadic or rest element of a tuple and nowhere else: `T` a type
+    /// parameter or an array (a spread tuple is spliced in, [`TypeTable::tuple`]).
+    Spread(TypeId),
     /// An object type with its members already known.
     Object(Rc<ObjectType>),
     /// The value side of a class (`typeof C`): construct signatures and statics.
@@ -407,6 +411,7 @@ pub struct TypeTable {
     fresh_lits: FxHashMap<TypeId, TypeId>,
     singletons: FxHashMap<(SymbolType, SymbolId), TypeId>,
     tuples: FxHashMap<Box<[TypeId]>, TypeId>,
+    spreads: FxHashMap<TypeId, TypeId>,
     /// Lazy alias references, one per alias and arguments.
     lazy_aliases: FxHashMap<(SymbolId, Box<[TypeId]>), TypeId>,
     /// Deferred conditional and mapped types: (tag, declaration, root parts, mapper key).

@@ -109,23 +109,28 @@ impl<'a, 'b> Checker<'a, 'b> {
                 {
                     return self.check_const_array(file, a, contextual);
                 }
-                // An array literal in a tuple context is a tuple.
-                if let Some(TypeKind::Tuple(es)) = contextual.map(|c| self.types.kind(c).clone())
-                    && a.elems
-                        .iter()
-                        .all(|e| e.as_ref().is_some_and(|e| e.spread.is_none()))
-                {
-                    let elems: Box<[TypeId]> = a
-                        .elems
-                        .iter()
-                        .flatten()
-                        .enumerate()
-                        .map(|(i, el)| {
-                            let ctx = es.get(i).copied();
-                            self.check_expr(file, &el.expr, ctx)
-                        })
-                        .collect();
-                    return self.types.tuple(elems);
+                // An array literal in a tuple context is a tuple (TypeScript's
+                // `isTupleLikeType` of the contextual type, or of a member of its union); a
+                // spread element spreads its tuple, or is a rest element of its array.
+                let tuples = contextual
+                    .map(|c| self.contextual_tuples(c))
+                    .unwrap_or_default();
+                if !tuples.is_empty() && a.elems.iter().all(|e| e.is_some()) {
+                    let mut elems: Vec<TypeId> = Vec::with_capacity(a.elems.len());
+                    for (i, el) in a.elems.iter().flatten().enumerate() {
+                        if el.spread.is_some() {
+                            let t = self.check_expr(file, &el.expr, None);
+                            elems.push(self.types.spread(t));
+                            continue;
+                        }
+                        let ctx: Vec<TypeId> = tuples
+                            .iter()
+                            .filter_map(|es| self.tuple_context(es, i))
+                            .collect();
+                        let ctx = (!ctx.is_empty()).then(|| self.types.union(&ctx));
+                        elems.push(self.check_expr(file, &el.expr, ctx));
+                    }
+                    return self.types.tuple(elems.into());
                 }
                 let ctx_elem = contextual.map(|c| self.element_type(c));
                 let mut ts = Vec::with_capacity(a.elems.len());
@@ -446,7 +451,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                         if let (TypeKind::Tuple(es), TypeKind::NumberLit(n)) =
                             (self.types.kind(obj).clone(), self.types.kind(k).clone())
                         {
-                            return es.get(n as usize).copied().unwrap_or(ids::UNDEFINED);
+                            return self.tuple_index(&es, n);
                         }
                         self.element_type(obj)
                     }
@@ -551,6 +556,28 @@ impl<'a, 'b> Checker<'a, 'b> {
         t
     }
 
+    /// The tuples contextual type `c` is or has as union members.
+    fn contextual_tuples(&self, c: TypeId) -> Vec<Box<[TypeId]>> {
+        let tuple = |t: TypeId| match self.types.kind(t) {
+            TypeKind::Tuple(es) => Some(es.clone()),
+            _ => None,
+        };
+        match self.types.kind(c) {
+            TypeKind::Union(ms) => ms.iter().filter_map(|&m| tuple(m)).collect(),
+            _ => tuple(c).into_iter().collect(),
+        }
+    }
+
+    /// The contextual type of element `i` of an array literal in the context of tuple
+    /// `es`: its element there, or past the first spread any element from there on.
+    fn tuple_context(&mut self, es: &[TypeId], i: usize) -> Option<TypeId> {
+        let fixed = self.fixed_elements(es);
+        if i < fixed {
+            return Some(es[i]);
+        }
+        (fixed < es.len()).then(|| self.tuple_index(es, i as f64))
+    }
+
     /// An array literal in a const context: a tuple of its elements' types, unwidened
     /// (TypeScript's `readonly ["a", 1]`; `readonly` is not modelled).
     pub(super) fn check_const_array(
@@ -574,7 +601,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             .enumerate()
             .map(|(i, el)| {
                 let ctx = match &tuple_ctx {
-                    Some(es) => es.get(i).copied(),
+                    Some(es) => self.tuple_context(es, i),
                     None => elem_ctx,
                 };
                 self.check_expr(file, &el.expr, ctx)

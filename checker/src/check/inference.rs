@@ -49,22 +49,24 @@ impl<'a, 'b> Checker<'a, 'b> {
                     self.infer_from(*x, *y, tps, out, depth + 1);
                 }
             }
-            (TypeKind::Reference(_, pa), TypeKind::Tuple(es))
+            (TypeKind::Reference(_, pa), TypeKind::Tuple(_))
                 if pa.len() == 1 && self.tuple_infers_to(p) =>
             {
-                let e = self.types.union(&es);
+                let e = self.element_type(a);
                 self.infer_from(pa[0], e, tps, out, depth + 1);
             }
             (TypeKind::Tuple(ps), TypeKind::Tuple(es)) => {
-                for (x, y) in ps.iter().zip(es.iter()) {
-                    self.infer_from(*x, *y, tps, out, depth + 1);
-                }
+                self.infer_from_tuple(&ps, &es, tps, out, depth);
             }
             (TypeKind::Tuple(ps), TypeKind::Reference(s, aa))
                 if Some(s) == self.globals.array && aa.len() == 1 =>
             {
-                for x in ps.iter() {
-                    self.infer_from(*x, aa[0], tps, out, depth + 1);
+                for &x in ps.iter() {
+                    // `...R` takes the array itself, an element its element type.
+                    match self.types.kind(x) {
+                        TypeKind::Spread(r) => self.infer_from(*r, a, tps, out, depth + 1),
+                        _ => self.infer_from(x, aa[0], tps, out, depth + 1),
+                    }
                 }
             }
             // A homomorphic mapped type over an inferred `T` (`Partial<T>`): `T` is about
@@ -250,6 +252,46 @@ impl<'a, 'b> Checker<'a, 'b> {
         if !unmatched.is_empty() {
             let u = self.types.union(&unmatched);
             out.entry(naked).or_default().push(u);
+        }
+    }
+    /// Inference from tuple `es` to tuple pattern `ps`: element by element, and where `ps`
+    /// has a spread `...R` (`[infer H, ...infer R]`), its leading elements from the first
+    /// of `es`, its trailing ones from the last, and `R` from the tuple of what is between.
+    fn infer_from_tuple(
+        &mut self,
+        ps: &[TypeId],
+        es: &[TypeId],
+        tps: &[TypeId],
+        out: &mut FxHashMap<TypeId, Vec<TypeId>>,
+        depth: u32,
+    ) {
+        let Some(k) = ps
+            .iter()
+            .position(|&x| matches!(self.types.kind(x), TypeKind::Spread(_)))
+        else {
+            for (&x, &y) in ps.iter().zip(es.iter()) {
+                self.infer_from(x, y, tps, out, depth + 1);
+            }
+            return;
+        };
+        let trailing = ps.len() - k - 1;
+        let fixed = self.fixed_elements(es);
+        for (&x, &y) in ps[..k].iter().zip(es[..fixed].iter()) {
+            self.infer_from(x, y, tps, out, depth + 1);
+        }
+        if es.len() < k + trailing || fixed < k {
+            return;
+        }
+        let end = es.len() - trailing;
+        if trailing > 0 && self.fixed_elements(&es[end..]) < trailing {
+            return;
+        }
+        for (&x, &y) in ps[k + 1..].iter().zip(es[end..].iter()) {
+            self.infer_from(x, y, tps, out, depth + 1);
+        }
+        if let TypeKind::Spread(r) = self.types.kind(ps[k]).clone() {
+            let middle = self.types.tuple(es[k..end].into());
+            self.infer_from(r, middle, tps, out, depth + 1);
         }
     }
 

@@ -96,6 +96,15 @@ impl<'a, 'b> Checker<'a, 'b> {
                 let es: Box<[TypeId]> = es.iter().map(|&x| scope.instantiate(x, m)).collect();
                 scope.types.tuple(es)
             }
+            TypeKind::Spread(x) => {
+                // A spread's tuple is spliced into its tuple: an alias deferred there
+                // (`[...Rev<R>, H]`) is resolved now, as TypeScript resolves it.
+                let mut x = scope.instantiate(x, m);
+                if let TypeKind::LazyAlias(a, args) = scope.types.kind(x).clone() {
+                    x = scope.type_reference(a, args.to_vec());
+                }
+                scope.types.spread(x)
+            }
             TypeKind::Object(o) => {
                 let obj = scope.instantiate_object(&o, m);
                 // Only an object type whose structure is not resolved yet (a mapped type's

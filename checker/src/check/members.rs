@@ -22,6 +22,28 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
     }
 
+    /// How many elements of tuple `es` come before its first spread (all without one).
+    pub(super) fn fixed_elements(&self, es: &[TypeId]) -> usize {
+        es.iter()
+            .position(|&e| matches!(self.types.kind(e), TypeKind::Spread(_)))
+            .unwrap_or(es.len())
+    }
+
+    /// The type tuple element `e` gives an index: a spread's element type, else `e`.
+    pub(super) fn tuple_element(&mut self, e: TypeId) -> TypeId {
+        match self.types.kind(e) {
+            TypeKind::Spread(x) => {
+                let x = *x;
+                if self.types.is_generic(x) {
+                    self.indexed_access(x, ids::NUMBER)
+                } else {
+                    self.element_type(x)
+                }
+            }
+            _ => e,
+        }
+    }
+
     pub(super) fn promise_of(&mut self, t: TypeId) -> TypeId {
         match self.globals.promise {
             Some(p) => self.types.reference(p, Box::new([t])),
@@ -79,10 +101,12 @@ impl<'a, 'b> Checker<'a, 'b> {
                 Rc::new(self.instantiate_object(&base, &m))
             }
             TypeKind::Tuple(es) => {
-                let e = self.types.union(&es);
+                let e = self.element_type(t);
                 let arr = self.array_of(e);
                 let mut obj = (*self.members(arr)).clone();
-                for (i, &et) in es.iter().enumerate() {
+                // The elements before the first spread have numeric properties.
+                let fixed = self.fixed_elements(&es);
+                for (i, &et) in es[..fixed].iter().enumerate() {
                     obj.insert(
                         Atom::from(i.to_string()),
                         PropT {
@@ -91,7 +115,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                         },
                     );
                 }
-                let len = self.types.number_lit(es.len() as f64);
+                let len = if fixed == es.len() {
+                    self.types.number_lit(es.len() as f64)
+                } else {
+                    ids::NUMBER
+                };
                 obj.insert(
                     Atom::from("length"),
                     PropT {

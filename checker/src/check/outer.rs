@@ -443,7 +443,7 @@ impl<'a> Checker<'a, '_> {
             | TypeKind::Tuple(xs)
             | TypeKind::Reference(_, xs)
             | TypeKind::LazyAlias(_, xs) => xs.to_vec(),
-            TypeKind::Keyof(x) => vec![*x],
+            TypeKind::Keyof(x) | TypeKind::Spread(x) => vec![*x],
             TypeKind::Indexed(o, k) => vec![*o, *k],
             TypeKind::Conditional(c) => outer_of(&c.root.outer, c.mapper.as_deref()),
             TypeKind::Mapped(m) => outer_of(&m.root.outer, m.mapper.as_deref()),

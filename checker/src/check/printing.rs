@@ -127,6 +127,10 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
                 out.push(']');
             }
+            TypeKind::Spread(x) => {
+                out.push_str("...");
+                self.write_type(x, out, depth);
+            }
             TypeKind::Object(o) => {
                 if o.props.is_empty() && o.calls.len() == 1 && o.constructs.is_empty() {
                     let sig = o.calls[0].clone();

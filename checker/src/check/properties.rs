@@ -58,14 +58,26 @@ impl<'a, 'b> Checker<'a, 'b> {
     }
 
     pub(super) fn indexed_access(&mut self, o: TypeId, k: TypeId) -> TypeId {
+        // A tuple indexed by a number is its elements' types even where they are generic
+        // (a tuple is not a generic object type to TypeScript's `isGenericIndexedAccess`).
+        if let TypeKind::Tuple(es) = self.types.kind(o).clone() {
+            match *self.types.kind(k) {
+                TypeKind::Number => {
+                    let es: Vec<TypeId> = es.iter().map(|&e| self.tuple_element(e)).collect();
+                    return self.types.union(&es);
+                }
+                TypeKind::NumberLit(n) => return self.tuple_index(&es, n),
+                _ => {}
+            }
+        }
         if self.types.is_generic(o) || self.types.is_generic(k) {
             return self.types.indexed(o, k);
         }
         match self.types.kind(k).clone() {
             TypeKind::StringLit(s) => self.property_type(o, &s).unwrap_or(ids::ERROR),
             TypeKind::NumberLit(n) => {
-                if let TypeKind::Tuple(es) = self.types.kind(o) {
-                    return es.get(n as usize).copied().unwrap_or(ids::UNDEFINED);
+                if let TypeKind::Tuple(es) = self.types.kind(o).clone() {
+                    return self.tuple_index(&es, n);
                 }
                 self.property_type(o, &Atom::from(syntax::format_number(n)))
                     .unwrap_or_else(|| self.element_type(o))
@@ -82,10 +94,27 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
     }
 
+    /// Element `n` of tuple `es`: past the first spread, any element from there on; past
+    /// the end of a tuple without one, `undefined`.
+    pub(super) fn tuple_index(&mut self, es: &[TypeId], n: f64) -> TypeId {
+        let fixed = self.fixed_elements(es);
+        if (n as usize) < fixed {
+            return es[n as usize];
+        }
+        if fixed == es.len() {
+            return ids::UNDEFINED;
+        }
+        let rest: Vec<TypeId> = es[fixed..].iter().map(|&e| self.tuple_element(e)).collect();
+        self.types.union(&rest)
+    }
+
     pub(super) fn element_type(&mut self, t: TypeId) -> TypeId {
         match self.types.kind(t).clone() {
             TypeKind::Reference(_, args) if args.len() == 1 => args[0],
-            TypeKind::Tuple(es) => self.types.union(&es),
+            TypeKind::Tuple(es) => {
+                let es: Vec<TypeId> = es.iter().map(|&e| self.tuple_element(e)).collect();
+                self.types.union(&es)
+            }
             TypeKind::Any => ids::ANY,
             _ => {
                 let m = self.members(t);

@@ -200,8 +200,59 @@ impl<'a, 'b> Checker<'a, 'b> {
             },
             (_, K::TypeParam(_)) => false,
             (K::Keyof(_) | K::Indexed(..), _) | (_, K::Keyof(_) | K::Indexed(..)) => true,
+            (K::Tuple(se), K::Tuple(te)) => match self.tuple_related(se, te) {
+                Some(r) => r,
+                None => self.structural(s, t),
+            },
             _ => self.structural(s, t),
         }
+    }
+
+    /// Tuple `se` related to tuple `te` element by element where either has a spread, as
+    /// TypeScript relates tuples: the target's leading and trailing elements from the
+    /// source's, and the target's rest element type from every source element between
+    /// them. `None` (relate their members) for two tuples without spreads, or a target
+    /// with a variadic `...T` or more than one spread.
+    fn tuple_related(&mut self, se: &[TypeId], te: &[TypeId]) -> Option<bool> {
+        let is_spread = |c: &Self, e: TypeId| matches!(c.types.kind(e), TypeKind::Spread(_));
+        let spreads = te.iter().filter(|&&e| is_spread(self, e)).count();
+        if spreads == 0 {
+            // A source that may have any length is not a fixed-length tuple.
+            return se.iter().any(|&e| is_spread(self, e)).then_some(false);
+        }
+        let lead = self.fixed_elements(te);
+        if spreads > 1 || self.types.is_generic(te[lead]) {
+            return None;
+        }
+        let trail = te.len() - lead - 1;
+        let rest = self.tuple_element(te[lead]);
+        let s_lead = self.fixed_elements(se);
+        let s_trail = se
+            .iter()
+            .rev()
+            .take_while(|&&e| !is_spread(self, e))
+            .count();
+        if s_lead < lead || s_trail < trail || se.len() < lead + trail {
+            return Some(false);
+        }
+        let end = se.len() - trail;
+        for i in 0..lead {
+            if !self.is_related(se[i], te[i]) {
+                return Some(false);
+            }
+        }
+        for j in 0..trail {
+            if !self.is_related(se[end + j], te[lead + 1 + j]) {
+                return Some(false);
+            }
+        }
+        for &e in &se[lead..end] {
+            let e = self.tuple_element(e);
+            if !self.is_related(e, rest) {
+                return Some(false);
+            }
+        }
+        Some(true)
     }
 
     pub(super) fn structural(&mut self, s: TypeId, t: TypeId) -> bool {

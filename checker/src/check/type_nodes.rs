@@ -170,7 +170,13 @@ impl<'a, 'b> Checker<'a, 'b> {
                 let elems: Box<[TypeId]> = tt
                     .elem_types
                     .iter()
-                    .map(|e| self.type_from_node(file, &e.ty))
+                    .map(|e| match &*e.ty {
+                        TsType::TsRestType(r) => {
+                            let x = self.type_from_node(file, &r.type_ann);
+                            self.types.spread(x)
+                        }
+                        t => self.type_from_node(file, t),
+                    })
                     .collect();
                 self.types.tuple(elems)
             }

@@ -42,6 +42,7 @@ impl TypeTable {
             fresh_lits: FxHashMap::default(),
             singletons: FxHashMap::default(),
             tuples: FxHashMap::default(),
+            spreads: FxHashMap::default(),
             lazy_aliases: FxHashMap::default(),
             deferred: FxHashMap::default(),
         };
@@ -268,7 +269,36 @@ impl TypeTable {
         t
     }
 
+    /// The tuple of `elems`, a spread tuple element spliced in (`[...[A, B], C]` is `[A, B,
+    /// C]`), as TypeScript normalizes variadic tuple types once their spreads are known.
     pub fn tuple(&mut self, elems: Box<[TypeId]>) -> TypeId {
+        let spliced = |t: &Self, e: TypeId| match t.kind(e) {
+            TypeKind::Spread(x) => match t.kind(*x) {
+                TypeKind::Tuple(inner) => Some(inner.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        // `[...X[]]` is the array `X[]`.
+        if let [e] = *elems
+            && let TypeKind::Spread(x) = self.kind(e)
+            && let TypeKind::Reference(_, args) = self.kind(*x)
+            && args.len() == 1
+        {
+            return *x;
+        }
+        let elems = if elems.iter().any(|&e| spliced(self, e).is_some()) {
+            let mut flat = Vec::with_capacity(elems.len());
+            for &e in elems.iter() {
+                match spliced(self, e) {
+                    Some(inner) => flat.extend(inner.iter().copied()),
+                    None => flat.push(e),
+                }
+            }
+            flat.into()
+        } else {
+            elems
+        };
         if let Some(&t) = self.tuples.get(&elems) {
             return t;
         }
@@ -276,6 +306,18 @@ impl TypeTable {
         let flags = self.generic_of(&elems);
         let t = self.push(TypeKind::Tuple(elems.clone()), flags, stable_of(21, &parts));
         self.tuples.insert(elems, t);
+        t
+    }
+
+    /// `...x`, a tuple element ([`TypeKind::Spread`]).
+    pub fn spread(&mut self, x: TypeId) -> TypeId {
+        if let Some(&t) = self.spreads.get(&x) {
+            return t;
+        }
+        let flags = self.generic_of(&[x]);
+        let stable = stable_of(26, &[self.stable(x)]);
+        let t = self.push(TypeKind::Spread(x), flags, stable);
+        self.spreads.insert(x, t);
         t
     }
 

@@ -22,6 +22,7 @@ mod resolution;
 mod synthetic;
 mod this_types;
 mod utility_types;
+mod variadic_tuples;
 mod variance;
 
 use checker::{Diagnostic, Options, Outcome};
