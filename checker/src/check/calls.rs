@@ -271,10 +271,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                 {
                     elems.push(args[0]);
                 }
-                TypeKind::Tuple(es) => elems.extend(es.iter().copied()),
+                TypeKind::Tuple(es) => elems.extend(es.clone().iter()),
                 _ => return obj,
             }
         }
+        let elems: Vec<TypeId> = elems.into_iter().map(|e| self.tuple_element(e)).collect();
         let e = self.types.union(&elems);
         self.array_of(e)
     }
@@ -535,6 +536,19 @@ impl<'a, 'b> Checker<'a, 'b> {
             .expect("at least one candidate failed"))
     }
 
+    /// The type of `sig`'s rest parameter where it is a tuple with a generic spread.
+    fn variadic_rest(&self, sig: &Signature) -> Option<TypeId> {
+        let last = sig.params.last().filter(|_| sig.rest)?.ty;
+        let TypeKind::Tuple(es) = self.types.kind(last) else {
+            return None;
+        };
+        es.iter()
+            .any(
+                |&e| matches!(self.types.kind(e), TypeKind::Spread(x) if self.types.is_generic(*x)),
+            )
+            .then_some(last)
+    }
+
     /// Reports why no overload took the call; the call's type.
     fn report_call_failure(
         &mut self,
@@ -653,7 +667,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                         ts
                     }
                 };
-                for (i, &at) in types.iter().enumerate() {
+                // A variadic rest parameter (`...xs: [...T, boolean]`) infers from the tuple
+                // of the arguments it takes, as TypeScript's `getSpreadArgumentType` makes.
+                let variadic = self.variadic_rest(sig);
+                let fixed = variadic.map_or(types.len(), |_| sig.params.len() - 1);
+                for (i, &at) in types.iter().enumerate().take(fixed) {
                     if let Some(pt) = self.param_at(sig, i) {
                         // An `any` argument infers `any`, but the first pass's placeholders
                         // for context-sensitive arguments do not.
@@ -662,6 +680,12 @@ impl<'a, 'b> Checker<'a, 'b> {
                         }
                         self.infer_from(pt, at, &tps, &mut cands, 0);
                     }
+                }
+                if let Some(rest) = variadic
+                    && fixed <= types.len()
+                {
+                    let taken = self.types.tuple(types[fixed..].into());
+                    self.infer_from(rest, taken, &tps, &mut cands, 0);
                 }
                 let ret = sig.ret;
                 let inferred: Vec<TypeId> = tps

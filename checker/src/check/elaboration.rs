@@ -307,7 +307,7 @@ impl<'a> Checker<'a, '_> {
                         continue;
                     }
                     let et = match (&tuple, element) {
-                        (Some(es), _) => es.get(i).copied(),
+                        (Some(es), _) => self.tuple_context(es, i),
                         (None, Some(e)) => Some(e),
                         _ => None,
                     };

@@ -568,16 +568,6 @@ impl<'a, 'b> Checker<'a, 'b> {
         }
     }
 
-    /// The contextual type of element `i` of an array literal in the context of tuple
-    /// `es`: its element there, or past the first spread any element from there on.
-    fn tuple_context(&mut self, es: &[TypeId], i: usize) -> Option<TypeId> {
-        let fixed = self.fixed_elements(es);
-        if i < fixed {
-            return Some(es[i]);
-        }
-        (fixed < es.len()).then(|| self.tuple_index(es, i as f64))
-    }
-
     /// An array literal in a const context: a tuple of its elements' types, unwidened
     /// (TypeScript's `readonly ["a", 1]`; `readonly` is not modelled).
     pub(super) fn check_const_array(

@@ -39,7 +39,14 @@ impl<'a, 'b> Checker<'a, 'b> {
                 }
                 TypeKind::Tuple(es) => {
                     let mut out = Vec::with_capacity(es.len());
-                    for i in 0..es.len() {
+                    for (i, &el) in es.iter().enumerate() {
+                        // `...X` maps to `...` the mapped type over `X`.
+                        if let TypeKind::Spread(x) = *self.types.kind(el) {
+                            let m = Rc::new(self.mapper_with(mapper.as_deref(), &[(h, x)]));
+                            let mapped = self.mapped_type(root, Some(m));
+                            out.push(self.types.spread(mapped));
+                            continue;
+                        }
                         let k = self.types.string_lit(&Atom::from(i.to_string()));
                         let m = self.mapper_with(mapper.as_deref(), &[(root.param, k)]);
                         let e = self.instantiate(root.template, &m);

@@ -108,6 +108,17 @@ impl<'a, 'b> Checker<'a, 'b> {
         self.types.union(&rest)
     }
 
+    /// What position `i` of tuple `es` takes (an array literal's element in its context, an
+    /// argument for a tuple rest parameter): its element, or past the first spread any
+    /// element from there on; `None` past the end of a tuple without one.
+    pub(super) fn tuple_context(&mut self, es: &[TypeId], i: usize) -> Option<TypeId> {
+        let fixed = self.fixed_elements(es);
+        if i < fixed {
+            return Some(es[i]);
+        }
+        (fixed < es.len()).then(|| self.tuple_index(es, i as f64))
+    }
+
     pub(super) fn element_type(&mut self, t: TypeId) -> TypeId {
         match self.types.kind(t).clone() {
             TypeKind::Reference(_, args) if args.len() == 1 => args[0],

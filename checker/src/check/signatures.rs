@@ -305,8 +305,8 @@ impl<'a, 'b> Checker<'a, 'b> {
         if sig.rest && i + 1 >= sig.params.len() {
             let last = sig.params.last()?.ty;
             // A tuple rest parameter has one type per position, and none past its end.
-            if let TypeKind::Tuple(es) = self.types.kind(last) {
-                return es.get(i + 1 - sig.params.len()).copied();
+            if let TypeKind::Tuple(es) = self.types.kind(last).clone() {
+                return self.tuple_context(&es, i + 1 - sig.params.len());
             }
             return Some(self.element_type(last));
         }

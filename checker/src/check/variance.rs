@@ -316,7 +316,10 @@ impl<'a> Checker<'a, '_> {
             // array's covariance); elsewhere this checker compares them structurally, with
             // array methods whose callbacks the strict rules would make invariant.
             (TypeKind::Tuple(sa), TypeKind::Tuple(ta))
-                if self.variance.measuring > 0 && sa.len() == ta.len() =>
+                if self.variance.measuring > 0
+                    && sa.len() == ta.len()
+                    && self.fixed_elements(sa) == sa.len()
+                    && self.fixed_elements(ta) == ta.len() =>
             {
                 let (sa, ta) = (sa.clone(), ta.clone());
                 let related = sa

@@ -57,3 +57,24 @@ export {};
 "#;
     assert_eq!(at(&[("c.ts", src)]), ["c.ts:2:7 TS2322", "c.ts:6:7 TS2322"]);
 }
+
+#[test]
+fn rest_parameters_calls_and_mapped_types_take_variadic_tuples() {
+    let src = r#"declare function f(...args: [string, ...number[]]): void;
+f('a', 1, 2);
+f('a', 'b');
+f('a');
+type Boxed<T> = { [K in keyof T]: { value: T[K] } };
+declare const boxed: Boxed<[1, ...string[]]>;
+const b0: { value: 1 } = boxed[0];
+const b1: { value: string } = boxed[1];
+const b2: { value: number } = boxed[2];
+declare function g(a: string, b: number, c: number): void;
+declare const args: [string, number, number];
+g(...args);
+declare function h<T extends unknown[]>(...xs: [...T, boolean]): T;
+const inferred: [string, number] = h('a', 1, true);
+export {};
+"#;
+    assert_eq!(at(&[("d.ts", src)]), ["d.ts:3:8 TS2345", "d.ts:9:7 TS2322"]);
+}
