@@ -7,7 +7,8 @@ use rustc_hash::FxHashMap;
 
 use swc_ecma_ast::*;
 
-use super::{Checker, expressions::is_context_sensitive, node_key};
+use super::expressions::{is_context_sensitive, needs_context};
+use super::{Checker, node_key};
 use crate::diag::Code;
 use crate::syntax::expr_lo;
 use crate::types::{Mapper, Param, Signature, SymbolType, TypeId, TypeKind, ids};
@@ -446,27 +447,101 @@ impl<'a, 'b> Checker<'a, 'b> {
             );
             return s.ret;
         }
-        // Argument types are computed once, in the context of the first candidate.
-        let first =
-            self.instantiate_for_call(&candidates[0], explicit.as_deref(), args, file, None);
-        let first = match contextual {
-            Some(c) if !candidates[0].type_params.is_empty() && explicit.is_none() => {
-                self.contextual_instantiation(&candidates[0], &first, c)
-            }
-            _ => first,
-        };
-        let arg_types: Vec<TypeId> = args
+        // Argument types are computed once, in the context of the first candidate; with
+        // several candidates, a function argument with untyped parameters is left out until
+        // a candidate takes the other arguments, and is typed in that candidate's context
+        // (TypeScript's `chooseOverload` with `CheckMode.SkipContextSensitive`): `reduce`'s
+        // callback takes its accumulator from the overload its initial value chooses.
+        let first = self.call_context(&candidates[0], explicit.as_deref(), call, None, contextual);
+        let deferred = |a: &ExprOrSpread| candidates.len() > 1 && needs_context(&a.expr);
+        let mut arg_types: Vec<TypeId> = args
             .iter()
             .enumerate()
             .map(|(i, a)| {
+                if deferred(a) {
+                    return ids::ERROR;
+                }
                 let ctx = self.param_at(&first, i);
                 self.check_expr(file, &a.expr, ctx)
             })
             .collect();
+        if args.iter().any(deferred) {
+            let context = match self.first_taking_the_rest(
+                call,
+                &candidates,
+                explicit.as_deref(),
+                &arg_types,
+            ) {
+                Some(k) if k > 0 => self.call_context(
+                    &candidates[k],
+                    explicit.as_deref(),
+                    call,
+                    Some(&arg_types),
+                    contextual,
+                ),
+                _ => first.clone(),
+            };
+            for (i, a) in args.iter().enumerate() {
+                if deferred(a) {
+                    let ctx = self.param_at(&context, i);
+                    arg_types[i] = self.check_expr(file, &a.expr, ctx);
+                }
+            }
+        }
         match self.choose_overload(call, &candidates, first, explicit.as_deref(), &arg_types) {
             Ok(ret) => ret,
             Err(failure) => self.report_call_failure(call, candidates.len(), failure, &arg_types),
         }
+    }
+
+    /// `cand` instantiated for a call to type its arguments in: its type arguments inferred
+    /// from the arguments (`arg_types` where typed, the error type for those left out; else
+    /// those that need no context), then from the call's contextual type.
+    fn call_context(
+        &mut self,
+        cand: &Signature,
+        explicit: Option<&[TypeId]>,
+        call: CallSite<'a>,
+        arg_types: Option<&[TypeId]>,
+        contextual: Option<TypeId>,
+    ) -> Signature {
+        let sig = self.instantiate_for_call(cand, explicit, call.args, call.file, arg_types);
+        match contextual {
+            Some(c) if !cand.type_params.is_empty() && explicit.is_none() => {
+                self.contextual_instantiation(cand, &sig, c)
+            }
+            _ => sig,
+        }
+    }
+
+    /// The first of `candidates` whose parameters take the arguments typed so far
+    /// (`arg_types`, the error type for those left out): the candidate the left-out
+    /// arguments are typed in.
+    fn first_taking_the_rest(
+        &mut self,
+        call: CallSite<'a>,
+        candidates: &[Rc<Signature>],
+        explicit: Option<&[TypeId]>,
+        arg_types: &[TypeId],
+    ) -> Option<usize> {
+        let (file, args) = (call.file, call.args);
+        candidates.iter().position(|cand| {
+            if let (Some(ex), Some(ta)) = (explicit, call.type_args)
+                && self
+                    .explicit_constraint_failure(file, cand, ex, ta)
+                    .is_some()
+            {
+                return false;
+            }
+            let sig = self.instantiate_for_call(cand, explicit, args, file, Some(arg_types));
+            arg_types.iter().enumerate().all(|(i, &at)| {
+                at == ids::ERROR
+                    || args[i].spread.is_some()
+                    || self
+                        .param_at(&sig, i)
+                        .is_none_or(|pt| self.is_assignable(at, pt))
+            })
+        })
     }
 
     /// The first of `candidates` whose parameters take the argument types (TypeScript's

@@ -762,6 +762,16 @@ fn passes_const_context(e: &Expr) -> bool {
     )
 }
 
+/// A function expression with an untyped parameter: its type depends on the contextual
+/// signature, so an overloaded call types it only once it has chosen a candidate.
+pub(super) fn needs_context(e: &Expr) -> bool {
+    match e {
+        Expr::Arrow(_) | Expr::Fn(_) => is_context_sensitive(e),
+        Expr::Paren(p) => needs_context(&p.expr),
+        _ => false,
+    }
+}
+
 pub(super) fn is_context_sensitive(e: &Expr) -> bool {
     match e {
         Expr::Arrow(a) => a

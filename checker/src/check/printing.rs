@@ -146,7 +146,11 @@ impl<'a, 'b> Checker<'a, 'b> {
                     self.write_type(sig.ret, out, depth + 1);
                     return;
                 }
-                if o.order.is_empty() && o.calls.is_empty() && o.string_index.is_none() {
+                if o.order.is_empty()
+                    && o.calls.is_empty()
+                    && o.string_index.is_none()
+                    && o.number_index.is_none()
+                {
                     out.push_str("{}");
                     return;
                 }
@@ -166,10 +170,12 @@ impl<'a, 'b> Checker<'a, 'b> {
                 if o.order.len() > 6 {
                     let _ = write!(out, "... {} more ...; ", o.order.len() - 6);
                 }
-                if let Some(i) = o.string_index {
-                    out.push_str("[x: string]: ");
-                    self.write_type(i, out, depth + 1);
-                    out.push_str("; ");
+                for (key, index) in [("string", o.string_index), ("number", o.number_index)] {
+                    if let Some(i) = index {
+                        let _ = write!(out, "[x: {key}]: ");
+                        self.write_type(i, out, depth + 1);
+                        out.push_str("; ");
+                    }
                 }
                 out.push('}');
             }

@@ -86,3 +86,22 @@ fn type_arguments_are_inferred_from_index_signatures() {
         .collect();
     assert_eq!(at, ["a.ts:8:7 - error TS2322"], "{out}");
 }
+
+/// An overloaded call types a function argument with untyped parameters in the context of
+/// the first candidate that takes the other arguments (TypeScript's `chooseOverload`,
+/// which leaves such arguments out until then): `reduce`'s callback takes its accumulator
+/// from the overload its initial value chooses, so `acc` is the index signature type, not the element
+/// type of the first overload (excalidraw's `linearElementEditor.ts` and 72 more false
+/// diagnostics on excalidraw and typeorm). tsgo 7.0.2 reports the one error, there.
+#[test]
+fn an_overloaded_call_types_a_callback_in_the_overload_its_other_arguments_choose() {
+    let src = "type Segment = { start: number; index: number };\n\
+               declare function fold(cb: (acc: Segment, cur: Segment) => Segment, init: Segment): Segment;\n\
+               declare function fold<U>(cb: (acc: U, cur: Segment) => U, init: U): U;\n\
+               const bySlot = fold((acc, s) => { acc[s.index] = s; return acc; }, {} as { [k: number]: Segment });\n\
+               const wrong: number = bySlot;\n";
+    assert_eq!(
+        diagnostics(src),
+        "a.ts:5:7 - error TS2322: Type '{ [x: number]: { start: number; index: number; }; }' is not assignable to type 'number'.\n"
+    );
+}
