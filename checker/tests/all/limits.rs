@@ -1,6 +1,6 @@
 //! TypeScript's limits (`check/limits.rs`): programs that recurse without end through
-//! each kind of generic type finish, in a bounded number of types, with the diagnostic TypeScript
-//! reports for them, the same at every checker count.
+//! each kind of generic type finish, in a bounded number of types, with the diagnostic
+//! TypeScript reports for them, the same at every checker count.
 use checker::Options;
 
 use crate::{check, corpus, render};
