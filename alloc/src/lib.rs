@@ -10,7 +10,9 @@ pub mod probe;
 mod stats;
 
 pub use global::raw;
-pub use global::{SliceAlloc, current_arena, policy, reservation, stats, totals_into};
+pub use global::{
+    SliceAlloc, current_arena, policy, release_arena, reservation, stats, totals_into,
+};
 pub use instance::{ArenaHandle, HeapConfig, HeapError, MIN_HEAP_SLICE_BYTES, SliceHeap};
 pub use nursery::{
     SMALL_PREFIX_BYTES as NURSERY_SMALL_PREFIX_BYTES, SPAN_BYTES as NURSERY_SPAN_BYTES,

@@ -27,7 +27,7 @@ fn main() {
         );
         return;
     }
-    let checks: [(&str, fn()); 8] = [
+    let checks: [(&str, fn()); 9] = [
         (
             "the_policy_is_known_once_a_request_was_served",
             policy_is_known,
@@ -38,6 +38,10 @@ fn main() {
             multithreaded_workload,
         ),
         ("a_new_thread_inherits_a_parked_arena", inheritance),
+        (
+            "a_released_arena_goes_on_in_the_thread_that_takes_over_the_work",
+            released_arena,
+        ),
         (
             "threads_beyond_the_arenas_use_the_system_allocator",
             more_threads_than_arenas,
@@ -162,6 +166,42 @@ fn inheritance() {
     .unwrap();
     assert_eq!(index2, index, "the parked arena is the lowest free one");
     assert_eq!(block2, block, "its free list came with it");
+}
+
+/// What a workload that hands all its work to one thread does (the tsc workload at 1 checker):
+/// the caller releases its arena once the worker is started, the worker continues in it, and the
+/// process touches one arena's slices. Nothing between the release and the join may allocate.
+fn released_arena() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let size = 424; // class 26, which nothing else here uses
+    let block = vec![3u8; size];
+    let (arena, freed) = (
+        slice_alloc::current_arena().unwrap(),
+        block.as_ptr() as usize,
+    );
+    drop(block);
+    static GO: AtomicBool = AtomicBool::new(false);
+    let worker = thread::spawn(move || {
+        while !GO.load(Ordering::Acquire) {
+            thread::park();
+        }
+        let b = vec![4u8; size];
+        (slice_alloc::current_arena().unwrap(), b.as_ptr() as usize)
+    });
+    slice_alloc::release_arena();
+    assert_eq!(slice_alloc::current_arena(), None);
+    GO.store(true, Ordering::Release);
+    worker.thread().unpark();
+    let (index, block) = worker.join().unwrap();
+    assert_eq!(index, arena, "the worker claims the released arena");
+    assert_eq!(block, freed, "with the free list the caller left in it");
+    let again = vec![5u8; size];
+    assert_eq!(
+        slice_alloc::current_arena(),
+        Some(arena),
+        "the caller claims it back once the worker has exited"
+    );
+    drop(again);
 }
 
 fn more_threads_than_arenas() {

@@ -2,9 +2,14 @@
 // global `ts`, under QuickJS (the workload) and under node (tsc/scripts/node-check.js, the
 // reference run). Nothing here touches a file system: every file comes from the caller.
 //
-// checkbench.program(input) builds the program; checkbench.bind() makes the type checker
-// (TypeScript binds every file there); checkbench.check(index, count) checks the root
-// files index, index + count, ... and returns the diagnostics and counts as JSON.
+// One program, N checkers, as TypeScript's native port runs them:
+//   checkbench.program(input)     parses every file and resolves modules (ts.createProgram);
+//   checkbench.bind()             binds every file once (ts.bindSourceFile);
+//   checkbench.checker(k)         makes checker k over that program (ts.createTypeChecker), on
+//                                 the thread that will run it, so that its tables are its own;
+//   checkbench.checkFile(k, i)    checks root file i with checker k and keeps its diagnostics;
+//   checkbench.report(k)          checker k's diagnostics and counts, as JSON.
+// Checker k takes the root files k, k + N, ...; the caller decides the order of the calls.
 "use strict";
 var checkbench = (function () {
   // Where the corpus lives and where the standard library is found, as a project with
@@ -102,6 +107,11 @@ var checkbench = (function () {
   // input: { files: {corpus path: text}, libs: {file name: text}, roots: [[module, path]],
   //          rootFiles: [corpus path, ...] }
   function program(input) {
+    state = makeProgram(input);
+    return state.program.getSourceFiles().length;
+  }
+
+  function makeProgram(input) {
     var files = {};
     Object.keys(input.files).forEach(function (path) {
       files[ROOT + path] = input.files[path];
@@ -115,18 +125,40 @@ var checkbench = (function () {
     var rootNames = input.rootFiles.map(function (path) {
       return ROOT + path;
     });
-    state = {
+    return {
       options: describeOptions(options),
       program: ts.createProgram({ rootNames: rootNames, options: options, host: host }),
       rootNames: rootNames,
-      checker: null,
+      checkers: [],
     };
-    return state.program.getSourceFiles().length;
   }
 
+  // TypeScript's own answer, for the reference run: a program of its own, checked by the
+  // program's own checker, every root file's pre-emit diagnostics as records.
+  function plain(input) {
+    var own = makeProgram(input).program;
+    var list = own.getOptionsDiagnostics();
+    own.getRootFileNames().forEach(function (name) {
+      var file = own.getSourceFile(name);
+      list = list.concat(own.getSyntacticDiagnostics(file), own.getSemanticDiagnostics(file));
+    });
+    // Last: checking adds to the global diagnostics.
+    return list.concat(own.getGlobalDiagnostics()).map(record);
+  }
+
+  // Binding is the program's, done once: every checker made afterwards finds each file bound
+  // (the binder skips a file that has its locals) and merges the globals into its own tables.
   function bind() {
-    state.checker = state.program.getTypeChecker();
-    return state.program.getSymbolCount();
+    var symbols = 0;
+    state.program.getSourceFiles().forEach(function (file) {
+      ts.bindSourceFile(file, state.program.getCompilerOptions());
+      symbols += file.symbolCount;
+    });
+    return symbols;
+  }
+
+  function checker(index) {
+    state.checkers[index] = { checker: ts.createTypeChecker(state.program), diagnostics: [] };
   }
 
   function corpusPath(fileName) {
@@ -155,34 +187,87 @@ var checkbench = (function () {
     return out;
   }
 
-  // The pre-emit diagnostics of the root files index, index + count, ... (the options and
-  // global diagnostics too, which every checker reports and the caller merges).
-  function check(index, count) {
+  // Root file `file`'s pre-emit diagnostics under checker `index`: syntactic, then semantic.
+  function checkFile(index, file) {
+    var own = state.checkers[index];
+    var source = state.program.getSourceFile(state.rootNames[file]);
+    keep(own, state.program.getSyntacticDiagnostics(source));
+    keep(own, semanticDiagnostics(own.checker, source));
+  }
+
+  function keep(own, list) {
+    for (var i = 0; i < list.length; i++) own.diagnostics.push(record(list[i]));
+  }
+
+  // What program.getSemanticDiagnostics(file) reports, with `checker` in place of the
+  // program's own one (which a program makes only for itself): the file's bind and check
+  // diagnostics unless type checking skips it, less those a // @ts-ignore or
+  // // @ts-expect-error above them silences, plus an error for every expectation left unused,
+  // filtered by the options; then the program's own diagnostics of the file.
+  function semanticDiagnostics(checker, file) {
     var program = state.program;
-    var diagnostics = [];
-    var push = function (list) {
-      for (var i = 0; i < list.length; i++) diagnostics.push(record(list[i]));
-    };
-    push(program.getOptionsDiagnostics());
-    for (var i = index; i < state.rootNames.length; i += count) {
-      var file = program.getSourceFile(state.rootNames[i]);
-      push(program.getSyntacticDiagnostics(file));
-      push(program.getSemanticDiagnostics(file));
+    var options = program.getCompilerOptions();
+    var found = [];
+    if (!ts.skipTypeChecking(file, options, program)) {
+      if (ts.isPlainJsFile(file, options.checkJs)) {
+        // Never with checkJs: false; a plain JS file keeps only some codes, a rule not
+        // followed here.
+        throw new Error(file.fileName + " is a plain JS file, which the host does not check");
+      }
+      found = (file.bindDiagnostics || []).concat(checker.getDiagnostics(file));
+      var js = file.scriptKind === ts.ScriptKind.JS || file.scriptKind === ts.ScriptKind.JSX;
+      if (js && ts.isCheckJsEnabledForFile(file, options) && file.jsDocDiagnostics) {
+        found = found.concat(file.jsDocDiagnostics);
+      }
+      found = ts.filterSemanticDiagnostics(applyDirectives(file, found), options);
     }
-    push(program.getGlobalDiagnostics());
-    var relations = state.checker.getRelationCacheSizes();
+    return found.concat(program.getProgramDiagnostics(file));
+  }
+
+  // A diagnostic is silenced by the nearest directive on the lines above its own, looking past
+  // blank lines and line comments only.
+  function applyDirectives(file, diagnostics) {
+    if (!file.commentDirectives || file.commentDirectives.length === 0) return diagnostics;
+    var directives = ts.createCommentDirectivesMap(file, file.commentDirectives);
+    var silenced = function (d) {
+      if (!d.file) return false;
+      var starts = ts.getLineStarts(d.file);
+      var line = ts.computeLineAndCharacterOfPosition(starts, d.start).line - 1;
+      for (; line >= 0; line--) {
+        if (directives.markUsed(line)) return true;
+        var text = d.file.text.slice(starts[line], starts[line + 1]).trim();
+        if (text !== "" && !/^\/\/.*$/.test(text)) return false;
+      }
+      return false;
+    };
+    var kept = diagnostics.filter(function (d) {
+      return !silenced(d);
+    });
+    directives.getUnusedExpectations().forEach(function (expectation) {
+      kept.push(
+        ts.createDiagnosticForRange(file, expectation.range, ts.Diagnostics.Unused_ts_expect_error_directive)
+      );
+    });
+    return kept;
+  }
+
+  // Checker `index`'s diagnostics (with the options and global diagnostics, which every
+  // checker reports and the caller merges) and its counts.
+  function report(index) {
+    var own = state.checkers[index];
+    keep(own, state.program.getOptionsDiagnostics());
+    keep(own, own.checker.getGlobalDiagnostics());
+    var relations = own.checker.getRelationCacheSizes();
     var relationCount = 0;
     Object.keys(relations).forEach(function (k) {
       relationCount += relations[k];
     });
     return JSON.stringify({
-      diagnostics: diagnostics,
-      sourceFiles: program.getSourceFiles().length,
-      nodes: program.getNodeCount(),
-      identifiers: program.getIdentifierCount(),
-      symbols: program.getSymbolCount(),
-      types: program.getTypeCount(),
-      instantiations: program.getInstantiationCount(),
+      diagnostics: own.diagnostics,
+      sourceFiles: state.program.getSourceFiles().length,
+      nodes: own.checker.getNodeCount(),
+      symbols: own.checker.getSymbolCount(),
+      types: own.checker.getTypeCount(),
       relations: relationCount,
       version: ts.version,
       options: state.options,
@@ -203,6 +288,6 @@ var checkbench = (function () {
     return named;
   }
 
-  return { program: program, bind: bind, check: check };
+  return { program: program, bind: bind, checker: checker, checkFile: checkFile, report: report, plain: plain };
 })();
 if (typeof module !== "undefined" && module.exports) module.exports = checkbench;

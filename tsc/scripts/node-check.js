@@ -1,16 +1,24 @@
 #!/usr/bin/env node
 // The reference run: the same typescript.js, host (js/host.js) and input as the QuickJS
-// workload, under node. Prints one line per diagnostic in the workload's order and format
-// (as `tsc-quickjs --diagnostics`), then the counts on stderr.
+// workload, under node, with N checkers over one program in the workload's order (file i by
+// checker i mod N). Prints one line per diagnostic in the workload's order and format (as
+// `tsc-quickjs --diagnostics`), then the counts on stderr. It also asks TypeScript itself, a
+// second program checked by its own checker (getPreEmitDiagnostics' parts), and exits 1 when
+// the two lists differ: the host's per-checker rule must be TypeScript's.
 //
-//   node node-check.js INPUT.json     (INPUT.json from `tsc-quickjs --write-input`)
+//   node node-check.js INPUT.json [CHECKERS]     (INPUT.json from `tsc-quickjs --write-input`)
 "use strict";
 const fs = require("fs");
 const path = require("path");
 
 const inputPath = process.argv[2];
 if (!inputPath) {
-  console.error("usage: node node-check.js INPUT.json (from tsc-quickjs --write-input)");
+  console.error("usage: node node-check.js INPUT.json [CHECKERS] (from tsc-quickjs --write-input)");
+  process.exit(2);
+}
+const checkers = Number(process.argv[3] || "1");
+if (!Number.isInteger(checkers) || checkers < 1) {
+  console.error(`the number of checkers must be a whole number of at least 1, not ${process.argv[3]}`);
   process.exit(2);
 }
 const input = JSON.parse(fs.readFileSync(inputPath, "utf8"));
@@ -26,8 +34,24 @@ checkbench.program(input);
 const t1 = Date.now();
 checkbench.bind();
 const t2 = Date.now();
-const report = JSON.parse(checkbench.check(0, 1));
+const files = input.rootFiles.length;
+for (let i = 0; i < files; i++) {
+  if (i < checkers) checkbench.checker(i);
+  checkbench.checkFile(i % checkers, i);
+}
+const reports = [];
+for (let k = 0; k < checkers; k++) {
+  if (k >= files) checkbench.checker(k);
+  reports.push(JSON.parse(checkbench.report(k)));
+}
 const t3 = Date.now();
+const report = {
+  diagnostics: reports.flatMap((r) => r.diagnostics),
+  version: reports[0].version,
+  symbols: reports[0].symbols,
+  types: reports.reduce((n, r) => n + r.types, 0),
+  relations: reports.reduce((n, r) => n + r.relations, 0),
+};
 
 const key = (d) => [d.file, d.start, d.code, d.message];
 const utf8 = (s) => Buffer.from(String(s), "utf8");
@@ -41,10 +65,23 @@ function compare(a, b) {
   }
   return 0;
 }
-const sorted = report.diagnostics.sort(compare).filter((d, i, all) => i === 0 || compare(all[i - 1], d) !== 0);
-for (const d of sorted) {
-  const message = d.message.split("\n").join("\n  ");
-  console.log(`${d.file}:${d.line}:${d.column} - ${d.category} TS${d.code}: ${message}`);
+const unique = (list) => list.sort(compare).filter((d, i, all) => i === 0 || compare(all[i - 1], d) !== 0);
+const line = (d) => `${d.file}:${d.line}:${d.column} - ${d.category} TS${d.code}: ${d.message.split("\n").join("\n  ")}`;
+const sorted = unique(report.diagnostics);
+for (const d of sorted) console.log(line(d));
+
+// TypeScript's own answer: a fresh program, its own checker, the pre-emit diagnostics.
+const plain = checkbench.plain(input);
+const ours = sorted.map(line);
+const theirs = unique(plain).map(line);
+const first = ours.findIndex((l, i) => l !== theirs[i]);
+if (ours.length !== theirs.length || first !== -1) {
+  const at = first === -1 ? Math.min(ours.length, theirs.length) : first;
+  console.error(
+    `the host's ${checkers} checker(s) report ${ours.length} diagnostics, TypeScript's own program ` +
+      `${theirs.length}; first difference at ${at}:\n  host:       ${ours[at]}\n  TypeScript: ${theirs[at]}`
+  );
+  process.exitCode = 1;
 }
 console.error(
   `node ${process.version}, typescript ${report.version}: ${sorted.length} diagnostics, ` +

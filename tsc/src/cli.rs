@@ -11,16 +11,20 @@ use checker::cli::{self, RunArgs};
 use checker::report::RunReport;
 use clap::Parser;
 
-use crate::{Input, Options, TypeScript, WORKLOAD};
+use crate::{Collect, Input, Options, TypeScript, WORKLOAD};
 
 /// Runs TypeScript's own checker (typescript.js on QuickJS) on a corpus.
 #[derive(Debug, Parser)]
 #[command(name = "tsc-quickjs", version)]
 struct Args {
-    /// The same options as the checker's; `--checkers N` is N threads, each with its own
-    /// QuickJS runtime and program.
+    /// The same options as the checker's; `--checkers N` is N checkers over one program, each
+    /// on its own thread, taking turns on the one QuickJS runtime.
     #[command(flatten)]
     run: RunArgs,
+    /// When the engine collects garbage cycles: QuickJS's own schedule, or at the end of every
+    /// checker's turn on its own thread.
+    #[arg(long, value_enum, default_value_t = Collect::default())]
+    collect: Collect,
     /// Write the compiler host's input (every file, the library, the module roots) to
     /// FILE as JSON and exit, for `scripts/node-check.js`.
     #[arg(long, value_name = "FILE")]
@@ -54,7 +58,15 @@ fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
         return Ok(());
     }
     let checkers = run.checkers as usize;
-    let outcome = crate::run(&corpus, &typescript, &Options { checkers }).with_context(|| {
+    let outcome = crate::run(
+        &corpus,
+        &typescript,
+        &Options {
+            checkers,
+            collect: args.collect,
+        },
+    )
+    .with_context(|| {
         format!(
             "checking corpus `{}` with TypeScript {}",
             run.corpus, typescript.version
@@ -73,6 +85,14 @@ fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
         println!(
             "typescript  {} with {}",
             outcome.typescript_version, outcome.compiler_options
+        );
+        let c = &outcome.collections;
+        println!(
+            "collect     {:?}: {} collections at turn ends, {:.2} s; the engine asked for {:.0} MiB",
+            c.schedule,
+            c.count,
+            c.seconds,
+            c.engine_allocated_bytes as f64 / (1 << 20) as f64
         );
     }
     Ok(())

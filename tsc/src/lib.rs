@@ -62,9 +62,38 @@ impl TypeScript {
 /// How to run the workload.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
-    /// Number of checkers: each its own thread, QuickJS runtime and program, checking the
-    /// root files `i mod N`.
+    /// Number of checkers over the one program: each its own thread, checking the root files
+    /// `i mod N`, the threads taking turns on the one runtime.
     pub checkers: usize,
+    /// When the engine collects cycles.
+    pub collect: Collect,
+}
+
+/// When the engine collects cycles (QuickJS frees by reference count at once, and finds
+/// garbage cycles only in a collection). A collection frees every checker's garbage on the
+/// thread that runs it: a block another checker's thread made is a remote free there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Collect {
+    /// QuickJS's own schedule: a collection whenever the engine's live bytes grow half again
+    /// past what the last one left, on whichever thread allocates then.
+    #[default]
+    Engine,
+    /// A collection at the end of every turn (every file) and phase, on the thread that had
+    /// it, the engine's own trigger off: every checker's garbage dies on its own thread.
+    Turn,
+}
+
+/// How the engine's collections went (not part of the report's digest).
+#[derive(Clone, Debug, Default)]
+pub struct Collections {
+    /// The schedule.
+    pub schedule: Collect,
+    /// Collections the schedule made at turn ends (the engine's own are not counted), and
+    /// their time in seconds.
+    pub count: u64,
+    pub seconds: f64,
+    /// Bytes the engine asked for over the run.
+    pub engine_allocated_bytes: u64,
 }
 
 /// One diagnostic as TypeScript reports it.
@@ -114,6 +143,8 @@ pub struct Outcome {
     pub typescript_version: String,
     /// The compiler options the program was built with, as a tsconfig.json spells them.
     pub compiler_options: serde_json::Value,
+    /// The collection schedule and what it did.
+    pub collections: Collections,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -139,60 +170,70 @@ pub enum Error {
     },
 }
 
-/// Runs TypeScript's checker on `corpus`: `opts.checkers` threads, each with its own QuickJS
-/// runtime that loads `typescript.js`, builds the whole program and reports the pre-emit
-/// diagnostics of its share of the root files; the shares are merged in file order.
+/// Runs TypeScript's checker on `corpus`: one program, parsed and bound once, and
+/// `opts.checkers` checkers over it, each on its own thread, taking turns file by file; their
+/// diagnostics are merged in file order. Everything runs on threads of a checker's stack; the
+/// first one continues in the caller's slice arena (see `engine::on_checker_thread`), so at 1
+/// checker one arena serves the whole run and at N checkers N arenas do.
 pub fn run(corpus: &Corpus, typescript: &TypeScript, opts: &Options) -> Result<Outcome, Error> {
     if opts.checkers == 0 {
         return Err(Error::NoCheckers);
     }
-    let input = Input::new(corpus, typescript);
-    if input.root_files.is_empty() {
-        return Err(Error::NoSourceFiles(corpus.name.clone()));
-    }
-    let json = input.to_json();
-    let shares = engine::run_shares(&typescript.script, &json, opts.checkers)?;
-    for (index, share) in shares.iter().enumerate() {
-        if share.report.version != typescript.version {
-            return Err(Error::Version {
-                index,
-                found: share.report.version.clone(),
-                pinned: typescript.version.clone(),
-            });
+    engine::on_checker_thread(|| {
+        let input = Input::new(corpus, typescript);
+        if input.root_files.is_empty() {
+            return Err(Error::NoSourceFiles(corpus.name.clone()));
         }
-    }
-    Ok(merge(&input, shares))
+        let run = engine::check(
+            &typescript.script,
+            &input.to_json(),
+            input.root_files.len(),
+            opts.checkers,
+            opts.collect,
+        )?;
+        for (index, report) in run.reports.iter().enumerate() {
+            if report.version != typescript.version {
+                return Err(Error::Version {
+                    index,
+                    found: report.version.clone(),
+                    pinned: typescript.version.clone(),
+                });
+            }
+        }
+        Ok(merge(&input, run, opts.collect))
+    })
 }
 
-/// The shares of every checker as one outcome: diagnostics merged, sorted and deduplicated;
-/// types and relations summed (each checker keeps its own tables, as in the native port);
-/// the program's own sizes from the first checker (every checker builds the same program);
-/// each phase the longest checker's.
-fn merge(input: &Input, shares: Vec<engine::Share>) -> Outcome {
-    let first = &shares[0].report;
+/// The checkers' reports as one outcome: diagnostics merged, sorted and deduplicated; types,
+/// relations and the symbols each checker made summed (each checker keeps its own tables, as in
+/// the native port); the program's own sizes once. The phases are the program's, and the check
+/// is every checker's turns one after another: execution is serialized, so it is their work
+/// added up, not a parallel speedup.
+fn merge(input: &Input, run: engine::Run, schedule: Collect) -> Outcome {
+    let first = &run.reports[0];
     let mut counts = Counts {
         files: first.source_files,
         bytes: input.bytes(),
         lines: input.lines(),
         ast_nodes: first.nodes,
-        symbols: first.symbols,
+        symbols: run.bound_symbols,
         ..Counts::default()
     };
     let version = first.version.clone();
     let compiler_options = first.options.clone();
-    let mut phases = Phases {
-        front_threads: shares.len(),
-        ..Phases::default()
+    let phases = Phases {
+        load_s: run.load_s,
+        parse_s: run.program_s,
+        bind_s: run.bind_s,
+        check_s: run.check_s,
+        front_threads: 1,
     };
     let mut diagnostics = Vec::new();
-    for share in shares {
-        counts.types += share.report.types;
-        counts.relations += share.report.relations;
-        phases.load_s = phases.load_s.max(share.load_s);
-        phases.parse_s = phases.parse_s.max(share.program_s);
-        phases.bind_s = phases.bind_s.max(share.bind_s);
-        phases.check_s = phases.check_s.max(share.check_s);
-        diagnostics.extend(share.report.diagnostics);
+    for report in run.reports {
+        counts.types += report.types;
+        counts.relations += report.relations;
+        counts.symbols += report.symbols.saturating_sub(run.bound_symbols);
+        diagnostics.extend(report.diagnostics);
     }
     // Diagnostic orders by file, position, code and message first (its field order).
     diagnostics.sort();
@@ -211,6 +252,12 @@ fn merge(input: &Input, shares: Vec<engine::Share>) -> Outcome {
         digest,
         typescript_version: version,
         compiler_options,
+        collections: Collections {
+            schedule,
+            count: run.collections,
+            seconds: run.collect_s,
+            engine_allocated_bytes: run.engine_allocated_bytes,
+        },
     }
 }
 

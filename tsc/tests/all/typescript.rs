@@ -2,7 +2,7 @@
 use std::sync::OnceLock;
 
 use corpora::{Corpus, Provenance, SourceFile};
-use tsc::{Options, Outcome, TypeScript};
+use tsc::{Collect, Options, Outcome, TypeScript};
 
 /// The pinned package, from the cache or fetched into it once for the whole test binary.
 fn typescript() -> &'static TypeScript {
@@ -35,7 +35,15 @@ fn corpus(name: &str, files: &[(&str, &str)]) -> Corpus {
 }
 
 fn run(corpus: &Corpus, checkers: usize) -> Outcome {
-    tsc::run(corpus, typescript(), &Options { checkers }).unwrap()
+    tsc::run(
+        corpus,
+        typescript(),
+        &Options {
+            checkers,
+            collect: Collect::Engine,
+        },
+    )
+    .unwrap()
 }
 
 fn lines(outcome: &Outcome) -> Vec<String> {
@@ -121,7 +129,10 @@ fn a_corpus_without_source_files_is_refused() {
     let error = tsc::run(
         &corpus("empty", &[("README.md", "# nothing")]),
         typescript(),
-        &Options { checkers: 1 },
+        &Options {
+            checkers: 1,
+            collect: Collect::Engine,
+        },
     )
     .unwrap_err();
     assert!(error.to_string().contains("no source files"), "{error}");

@@ -1,0 +1,464 @@
+//! One QuickJS runtime, one program, N checkers: thread `tsc-0` loads typescript.js and the
+//! host, builds and binds the program and is checker 0; threads `tsc-1` ... `tsc-{N-1}` are
+//! the other checkers. A runtime runs one thread at a time, so the checkers take turns on it,
+//! file by file in root-file order (file i is checker i mod N's), then each reports. Every
+//! allocation the engine makes goes to the process's `#[global_allocator]` (the contender)
+//! from the thread whose turn it is, so each checker's objects come from its own slice arena.
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::Instant;
+
+use rquickjs::context::EvalOptions;
+use rquickjs::{Context, Ctx, Function, Object, Runtime, Value};
+use serde::Deserialize;
+
+use crate::{Collect, Diagnostic, Error};
+
+mod counted;
+
+use counted::{Counted, Counters};
+
+/// The compiler host and driver (`js/host.js`), evaluated after typescript.js.
+pub const HOST_JS: &str = include_str!("../../js/host.js");
+
+/// Stack of each checker thread: TypeScript's checker recurses, and QuickJS recurses on
+/// the C stack with it. Virtual memory, resident only as deep as the recursion goes.
+pub(crate) const THREAD_STACK_BYTES: usize = corpora::depth::STACK_BYTES;
+
+/// The engine's own stack limit (`JS_SetMaxStackSize`), a margin below the thread's stack
+/// so that QuickJS throws `RangeError` before the thread overflows. rquickjs (with `parallel`)
+/// moves the engine's stack top to the entering thread's on every entry, so the limit holds on
+/// whichever checker thread has the turn.
+pub const MAX_STACK_BYTES: usize = THREAD_STACK_BYTES - (16 << 20);
+
+/// What one checker reports (`checkbench.report`).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Report {
+    pub diagnostics: Vec<Diagnostic>,
+    pub source_files: u64,
+    pub nodes: u64,
+    /// The program's bound symbols and those this checker made.
+    pub symbols: u64,
+    pub types: u64,
+    pub relations: u64,
+    pub version: String,
+    /// The compiler options by name, as a tsconfig.json spells them.
+    pub options: serde_json::Value,
+}
+
+/// What a run did, in seconds where timed.
+#[derive(Debug)]
+pub(crate) struct Run {
+    /// One per checker, in checker order.
+    pub reports: Vec<Report>,
+    /// Symbols the binder made (each checker's report counts them too).
+    pub bound_symbols: u64,
+    /// New runtime, typescript.js and host.js evaluated.
+    pub load_s: f64,
+    /// `ts.createProgram`: every file parsed, modules resolved.
+    pub program_s: f64,
+    /// `ts.bindSourceFile` of every file.
+    pub bind_s: f64,
+    /// Every checker's turns one after another: its creation, its files, its report, and the
+    /// collections the schedule made at the ends of turns.
+    pub check_s: f64,
+    /// Collections the schedule made (the engine's own ones, under [`Collect::Engine`], are not
+    /// counted), and their time.
+    pub collections: u64,
+    pub collect_s: f64,
+    /// Bytes the engine asked for over the run.
+    pub engine_allocated_bytes: u64,
+}
+
+/// Runs `f` on a new thread `tsc-0` with a checker's stack, and lets it continue in the
+/// caller's slice arena: the caller parks its arena (`slice_alloc::release_arena`) before the
+/// thread makes its first request, so that a run at 1 checker allocates from one arena only, as
+/// a single-threaded compiler does. Under any other allocator the release does nothing.
+pub(crate) fn on_checker_thread<R: Send>(
+    f: impl FnOnce() -> Result<R, Error> + Send,
+) -> Result<R, Error> {
+    let gate = Gate::default();
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("tsc-0".to_string())
+            .stack_size(THREAD_STACK_BYTES)
+            .spawn_scoped(scope, || {
+                gate.wait();
+                f()
+            })
+            .map_err(|source| Error::Thread { index: 0, source })?;
+        // Nothing between here and the join allocates.
+        slice_alloc::release_arena();
+        gate.open();
+        handle.join().unwrap_or_else(|_| {
+            Err(Error::Engine {
+                index: 0,
+                message: "the checker thread panicked".to_string(),
+            })
+        })
+    })
+}
+
+/// A one-way signal that allocates nothing.
+#[derive(Default)]
+struct Gate {
+    open: Mutex<bool>,
+    opened: Condvar,
+}
+
+impl Gate {
+    fn wait(&self) {
+        let mut open = lock(&self.open);
+        while !*open {
+            open = self.opened.wait(open).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn open(&self) {
+        *lock(&self.open) = true;
+        self.opened.notify_all();
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Builds the program from `input_json` (the host's input) and checks its `files` root files
+/// with `count` checkers under the collection schedule `collect`. Call it on a thread with
+/// [`THREAD_STACK_BYTES`] of stack (`on_checker_thread`): it is checker 0.
+pub(crate) fn check(
+    script: &[u8],
+    input_json: &str,
+    files: usize,
+    count: usize,
+    collect: Collect,
+) -> Result<Run, Error> {
+    let at = |index: usize| move |message: String| Error::Engine { index, message };
+    let start = Instant::now();
+    let counters = Arc::new(Counters::default());
+    let engine = Engine::with_counters(counters.clone()).map_err(at(0))?;
+    let collector = Collector::new(&engine, collect, counters);
+    engine
+        .context
+        .with(|ctx| -> Result<(), String> {
+            eval(&ctx, script.to_vec(), "typescript.js")?;
+            eval(&ctx, HOST_JS.as_bytes().to_vec(), "host.js")?;
+            Ok(())
+        })
+        .map_err(at(0))?;
+    collector.at_turn_end();
+    let load_s = start.elapsed().as_secs_f64();
+
+    let t = Instant::now();
+    engine
+        .context
+        .with(|ctx| {
+            let input = ctx
+                .json_parse(input_json)
+                .map_err(|e| js_error(&ctx, e, "parsing the host input"))?;
+            call::<u32>(&ctx, "program", (input,))
+        })
+        .map_err(at(0))?;
+    collector.at_turn_end();
+    let program_s = t.elapsed().as_secs_f64();
+
+    let t = Instant::now();
+    let bound_symbols = engine
+        .context
+        .with(|ctx| call::<f64>(&ctx, "bind", ()))
+        .map_err(at(0))? as u64;
+    collector.at_turn_end();
+    let bind_s = t.elapsed().as_secs_f64();
+
+    let t = Instant::now();
+    let turns = Turns::default();
+    let plan = Plan { files, count };
+    let reports = std::thread::scope(|scope| {
+        let mut others = Vec::with_capacity(count.saturating_sub(1));
+        for index in 1..count {
+            let (engine, turns, collector) = (&engine, &turns, &collector);
+            let handle = std::thread::Builder::new()
+                .name(format!("tsc-{index}"))
+                .stack_size(THREAD_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    checker(engine, turns, collector, plan, index).map_err(at(index))
+                });
+            match handle {
+                Ok(handle) => others.push(handle),
+                Err(source) => {
+                    turns.fail();
+                    return Err(Error::Thread { index, source });
+                }
+            }
+        }
+        let first = checker(&engine, &turns, &collector, plan, 0).map_err(at(0));
+        let mut reports = vec![first];
+        for (i, handle) in others.into_iter().enumerate() {
+            reports.push(handle.join().unwrap_or_else(|_| {
+                Err(Error::Engine {
+                    index: i + 1,
+                    message: "the checker thread panicked".to_string(),
+                })
+            }));
+        }
+        // The first checker that failed for a reason of its own, not one stopped by another's.
+        let failed = reports
+            .iter()
+            .position(|r| matches!(r, Err(Error::Engine { message, .. }) if message != STOPPED));
+        match failed {
+            Some(i) => Err(reports.swap_remove(i).unwrap_err()),
+            None => reports.into_iter().collect(),
+        }
+    });
+    let check_s = t.elapsed().as_secs_f64();
+    let (collections, collect_s) = collector.totals();
+    let engine_allocated_bytes = collector.counters.allocated.load(Relaxed);
+    // The run ends here and the process exits, as a compiler does: tearing the runtime down
+    // would free its millions of objects one by one (1.0 s of a 13.8 s trpc run, measured),
+    // work no compiler run pays and no contender should be timed on.
+    std::mem::forget(engine);
+    Ok(Run {
+        reports: reports?,
+        bound_symbols,
+        load_s,
+        program_s,
+        bind_s,
+        check_s,
+        collections,
+        collect_s,
+        engine_allocated_bytes,
+    })
+}
+
+/// Which steps are whose: step i < files checks root file i (checker i mod count); step
+/// files + k is checker k's report.
+#[derive(Clone, Copy)]
+struct Plan {
+    files: usize,
+    count: usize,
+}
+
+impl Plan {
+    fn steps(self, index: usize) -> impl Iterator<Item = usize> {
+        (index..self.files)
+            .step_by(self.count)
+            .chain([self.files + index])
+    }
+}
+
+/// The message of a checker that stopped because another one failed.
+const STOPPED: &str = "stopped: another checker failed";
+
+/// Checker `index`: made on its first turn, then one file a turn, then its report.
+fn checker(
+    engine: &Engine,
+    turns: &Turns,
+    collector: &Collector,
+    plan: Plan,
+    index: usize,
+) -> Result<Report, String> {
+    // A checker that returns early, by error or panic, stops the others instead of leaving them
+    // waiting for its turn.
+    let guard = FailOnDrop(turns);
+    let mut made = false;
+    let mut report = None;
+    for step in plan.steps(index) {
+        if !turns.wait(step) {
+            std::mem::forget(guard);
+            return Err(STOPPED.to_string());
+        }
+        engine.context.with(|ctx| -> Result<(), String> {
+            if !made {
+                call::<()>(&ctx, "checker", (index as u32,))?;
+                made = true;
+            }
+            if step < plan.files {
+                call::<()>(&ctx, "checkFile", (index as u32, step as u32))
+            } else {
+                let json: String = call(&ctx, "report", (index as u32,))?;
+                report = Some(
+                    serde_json::from_str(&json)
+                        .map_err(|e| format!("the host's report is not what was expected: {e}"))?,
+                );
+                Ok(())
+            }
+        })?;
+        collector.at_turn_end();
+        turns.pass();
+    }
+    std::mem::forget(guard);
+    report.ok_or_else(|| "the checker made no report".to_string())
+}
+
+/// Whose turn it is: the next step of the plan, and whether a checker failed.
+#[derive(Default)]
+struct Turns {
+    state: Mutex<(usize, bool)>,
+    changed: Condvar,
+}
+
+impl Turns {
+    /// Waits until `step` is due; `false` when a checker failed instead.
+    fn wait(&self, step: usize) -> bool {
+        let mut state = lock(&self.state);
+        while state.0 != step && !state.1 {
+            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        !state.1
+    }
+
+    fn pass(&self) {
+        lock(&self.state).0 += 1;
+        self.changed.notify_all();
+    }
+
+    fn fail(&self) {
+        lock(&self.state).1 = true;
+        self.changed.notify_all();
+    }
+}
+
+struct FailOnDrop<'a>(&'a Turns);
+
+impl Drop for FailOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.fail();
+    }
+}
+
+/// The collection schedule, run by the thread whose turn it is.
+struct Collector<'a> {
+    runtime: &'a Runtime,
+    collect: Collect,
+    counters: Arc<Counters>,
+    collections: AtomicU64,
+    collect_ns: AtomicU64,
+}
+
+impl<'a> Collector<'a> {
+    fn new(engine: &'a Engine, collect: Collect, counters: Arc<Counters>) -> Self {
+        if collect != Collect::Engine {
+            // The engine's own trigger (live bytes half again those after the last collection,
+            // checked at every object allocation) stays off: collections come at turn ends.
+            engine.runtime.set_gc_threshold(usize::MAX);
+        }
+        Collector {
+            runtime: &engine.runtime,
+            collect,
+            counters,
+            collections: AtomicU64::new(0),
+            collect_ns: AtomicU64::new(0),
+        }
+    }
+
+    /// At the end of a phase or turn, on the thread that had it.
+    fn at_turn_end(&self) {
+        let due = match self.collect {
+            Collect::Engine => false,
+            Collect::Turn => true,
+        };
+        if due {
+            let t = Instant::now();
+            self.runtime.run_gc();
+            self.collections.fetch_add(1, Relaxed);
+            self.collect_ns
+                .fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
+        }
+    }
+
+    fn totals(&self) -> (u64, f64) {
+        (
+            self.collections.load(Relaxed),
+            self.collect_ns.load(Relaxed) as f64 / 1e9,
+        )
+    }
+}
+
+/// A QuickJS runtime and context as every run makes them: the engine's stack limit set for a
+/// thread of [`THREAD_STACK_BYTES`], every allocation from the global allocator. Any thread
+/// may use it, one at a time (each [`Engine::eval`] holds the runtime's lock).
+pub struct Engine {
+    context: Context,
+    runtime: Runtime,
+}
+
+impl Engine {
+    pub fn new() -> Result<Engine, String> {
+        Engine::with_counters(Arc::default())
+    }
+
+    fn with_counters(counters: Arc<Counters>) -> Result<Engine, String> {
+        let runtime = Runtime::new_with_alloc(Counted(counters))
+            .map_err(|e| format!("creating a QuickJS runtime: {e}"))?;
+        runtime.set_max_stack_size(MAX_STACK_BYTES);
+        let context =
+            Context::full(&runtime).map_err(|e| format!("creating a QuickJS context: {e}"))?;
+        Ok(Engine { context, runtime })
+    }
+
+    /// Evaluates `source` as a global script named `name`; its completion value as JSON
+    /// (`undefined` for none), or the exception's message and stack.
+    pub fn eval(&self, source: &[u8], name: &str) -> Result<String, String> {
+        self.context.with(|ctx| {
+            let value = eval(&ctx, source.to_vec(), name)?;
+            let json = ctx
+                .json_stringify(value)
+                .map_err(|e| js_error(&ctx, e, "serialising the completion value"))?;
+            Ok(json
+                .and_then(|s| s.to_string().ok())
+                .unwrap_or_else(|| "undefined".to_string()))
+        })
+    }
+}
+
+fn eval<'js>(ctx: &Ctx<'js>, source: Vec<u8>, name: &str) -> Result<Value<'js>, String> {
+    let mut options = EvalOptions::default();
+    options.strict = false;
+    options.filename = Some(name.to_string());
+    ctx.eval_with_options::<Value, _>(source, options)
+        .map_err(|e| js_error(ctx, e, &format!("evaluating {name}")))
+}
+
+/// Calls `checkbench.NAME(args)`, the host's function.
+fn call<'js, R: rquickjs::FromJs<'js>>(
+    ctx: &Ctx<'js>,
+    name: &str,
+    args: impl rquickjs::function::IntoArgs<'js>,
+) -> Result<R, String> {
+    let host: Object = ctx
+        .globals()
+        .get("checkbench")
+        .map_err(|e| js_error(ctx, e, "host.js defined no `checkbench`"))?;
+    let function: Function = host
+        .get(name)
+        .map_err(|e| js_error(ctx, e, &format!("checkbench.{name} is missing")))?;
+    function
+        .call(args)
+        .map_err(|e| js_error(ctx, e, &format!("checkbench.{name}")))
+}
+
+/// A JavaScript exception as text: its message and stack, or the engine's error.
+fn js_error(ctx: &Ctx<'_>, error: rquickjs::Error, doing: &str) -> String {
+    if !matches!(error, rquickjs::Error::Exception) {
+        return format!("{doing}: {error}");
+    }
+    let thrown: Value = ctx.catch();
+    let text = |key: &str| -> Option<String> {
+        thrown
+            .as_object()
+            .and_then(|o| o.get::<_, Option<String>>(key).ok().flatten())
+    };
+    match (text("message"), text("stack")) {
+        (Some(message), Some(stack)) => format!("{doing}: {message}\n{stack}"),
+        (Some(message), None) => format!("{doing}: {message}"),
+        _ => format!(
+            "{doing}: {}",
+            thrown
+                .as_string()
+                .and_then(|s| s.to_string().ok())
+                .unwrap_or_else(|| format!("{thrown:?}"))
+        ),
+    }
+}
