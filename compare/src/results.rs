@@ -163,6 +163,8 @@ impl Settings {
                 if checkers == 1 { "" } else { "s" },
                 match self.workload {
                     WorkloadKind::Checker => String::new(),
+                    // One runtime: the checkers take turns, so wall is their work added up.
+                    WorkloadKind::Tsc if checkers > 1 => format!(" · tsc, serialized"),
                     other => format!(" · {other}"),
                 }
             ),

@@ -16,7 +16,8 @@ pub enum WorkloadKind {
     #[default]
     Checker,
     /// TypeScript 6.0.3's checker on QuickJS-NG: every object its own allocation, freed by
-    /// reference counting; N checkers are N runtimes, each with its own program.
+    /// reference counting; N checkers over one program, each on its own thread, taking turns
+    /// on one runtime (execution serialized).
     Tsc,
 }
 

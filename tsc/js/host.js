@@ -36,6 +36,10 @@ var checkbench = (function () {
       skipDefaultLibCheck: true,
       noEmit: true,
       types: [],
+      // Unions and other type lists ordered by a rule of the types themselves, not by the
+      // order a checker happened to create them in: the same diagnostics from 1 checker or 8
+      // (TypeScript 6.0's bridge to the native port, which checks in parallel).
+      stableTypeOrdering: true,
     };
     if (roots.length > 0) options.paths = paths;
     return options;
@@ -175,7 +179,18 @@ var checkbench = (function () {
       code: d.code,
       category: ts.DiagnosticCategory[d.category].toLowerCase(),
       message: ts.flattenDiagnosticMessageText(d.messageText, "\n"),
+      canonical: null,
     };
+    // A name not found is worded by how many its checker failed to resolve before: the first
+    // 10 of each checker get a spelling suggestion ("Did you mean ...?"), the rest not. The
+    // checker records the wording without one as the diagnostic's canonical head; the digest
+    // counts that, so that it does not depend on how the files are shared among checkers.
+    if (d.canonicalHead) {
+      out.canonical = {
+        code: d.canonicalHead.code,
+        message: ts.flattenDiagnosticMessageText(d.canonicalHead.messageText, "\n"),
+      };
+    }
     if (d.file) {
       out.file = corpusPath(d.file.fileName);
       if (d.start !== undefined) {

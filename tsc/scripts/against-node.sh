@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # Checks that the tsc workload reports what TypeScript reports under node: the same
 # typescript.js, host and files, run once by QuickJS (tsc-quickjs) and once by node
-# (node-check.js), and the two diagnostic lists compared line by line.
+# (node-check.js), both with N checkers over one program, and the two diagnostic lists
+# compared line by line. node-check.js also checks the host's N checkers against TypeScript's
+# own program and checker (exit 1 when they differ).
 #
-#   tsc/scripts/against-node.sh CORPUS [CORPUS...]      e.g. trpc typeorm
+#   tsc/scripts/against-node.sh [--checkers N] CORPUS [CORPUS...]      e.g. --checkers 8 trpc typeorm
 #
 # Needs node on PATH and the release build of tsc-quickjs (built here if missing).
 set -euo pipefail
+checkers=1
+if [ "${1:-}" = "--checkers" ]; then
+  checkers="${2:?--checkers needs a number}"
+  shift 2
+fi
+[ $# -gt 0 ] || { echo "usage: $0 [--checkers N] CORPUS [CORPUS...]" >&2; exit 2; }
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 cargo build --release -q -p tsc --bin tsc-quickjs
@@ -16,13 +24,19 @@ trap 'rm -rf "$work"' EXIT
 status=0
 for corpus in "$@"; do
   "$bin" --corpus "$corpus" --write-input "$work/$corpus.json"
-  node "$root/tsc/scripts/node-check.js" "$work/$corpus.json" >"$work/$corpus.node" 2>"$work/$corpus.node.err"
-  "$bin" --corpus "$corpus" --json --diagnostics >"$work/$corpus.report" 2>"$work/$corpus.quickjs"
+  if ! node "$root/tsc/scripts/node-check.js" "$work/$corpus.json" "$checkers" >"$work/$corpus.node" 2>"$work/$corpus.node.err"; then
+    echo "$corpus: under node, the host's $checkers checker(s) and TypeScript's own program differ:"
+    head -5 "$work/$corpus.node.err"
+    status=1
+    continue
+  fi
+  "$bin" --corpus "$corpus" --checkers "$checkers" --json --diagnostics >"$work/$corpus.report" 2>"$work/$corpus.quickjs"
+  sed -i '/^collect /d' "$work/$corpus.quickjs"
   node_count=$(grep -c '^[^ ]' "$work/$corpus.node" || true)
   summary="$(cat "$work/$corpus.node.err")"
   types=$(sed -n 's/.*"types": \([0-9]*\).*/\1/p' "$work/$corpus.report" | head -1)
   if diff -u "$work/$corpus.node" "$work/$corpus.quickjs" >"$work/$corpus.diff"; then
-    echo "$corpus: same $node_count diagnostics under QuickJS and node (QuickJS: $types types; $summary)"
+    echo "$corpus, $checkers checker(s): same $node_count diagnostics under QuickJS and node, and as TypeScript's own program under node (QuickJS: $types types; $summary)"
   else
     echo "$corpus: the diagnostics differ (- node, + QuickJS):"
     head -40 "$work/$corpus.diff"

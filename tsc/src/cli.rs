@@ -21,9 +21,11 @@ struct Args {
     /// on its own thread, taking turns on the one QuickJS runtime.
     #[command(flatten)]
     run: RunArgs,
-    /// When the engine collects garbage cycles: QuickJS's own schedule, or at the end of every
-    /// checker's turn on its own thread.
-    #[arg(long, value_enum, default_value_t = Collect::default())]
+    /// When the engine collects garbage cycles: `engine` (QuickJS's own schedule, on whichever
+    /// thread allocates), `every-turn` (at the end of every checker's turn, on its thread), or
+    /// `large-turns[/N]` (at the end of a turn that allocated 1/N of the live heap, N = 64, or
+    /// after the live heap grew by half).
+    #[arg(long, value_name = "SCHEDULE", default_value_t = Collect::default())]
     collect: Collect,
     /// Write the compiler host's input (every file, the library, the module roots) to
     /// FILE as JSON and exit, for `scripts/node-check.js`.
@@ -86,14 +88,20 @@ fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
             "typescript  {} with {}",
             outcome.typescript_version, outcome.compiler_options
         );
-        let c = &outcome.collections;
-        println!(
-            "collect     {:?}: {} collections at turn ends, {:.2} s; the engine asked for {:.0} MiB",
-            c.schedule,
-            c.count,
-            c.seconds,
-            c.engine_allocated_bytes as f64 / (1 << 20) as f64
-        );
+    }
+    // With --json on stderr, where the report's reader does not look.
+    let c = &outcome.collections;
+    let line = format!(
+        "collect     {}: {} collections at turn ends, {:.2} s; the engine asked for {:.0} MiB",
+        c.schedule,
+        c.count,
+        c.seconds,
+        c.engine_allocated_bytes as f64 / (1 << 20) as f64
+    );
+    if run.json {
+        eprintln!("{line}");
+    } else {
+        println!("{line}");
     }
     Ok(())
 }

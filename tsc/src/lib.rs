@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 pub mod cli;
+mod collect;
 mod engine;
 mod input;
 
@@ -10,7 +11,8 @@ use corpora::{Corpus, SourceFile};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
-pub use engine::{Engine, HOST_JS, MAX_STACK_BYTES};
+pub use collect::{Collect, LARGE_TURN_DIVISOR};
+pub use engine::{Engine, HOST_JS, MAX_STACK_BYTES, THREAD_STACK_BYTES};
 pub use input::Input;
 
 /// The name of this workload in a report and on the command line (`--workload tsc`).
@@ -65,26 +67,12 @@ pub struct Options {
     /// Number of checkers over the one program: each its own thread, checking the root files
     /// `i mod N`, the threads taking turns on the one runtime.
     pub checkers: usize,
-    /// When the engine collects cycles.
+    /// When the engine collects garbage cycles.
     pub collect: Collect,
 }
 
-/// When the engine collects cycles (QuickJS frees by reference count at once, and finds
-/// garbage cycles only in a collection). A collection frees every checker's garbage on the
-/// thread that runs it: a block another checker's thread made is a remote free there.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Collect {
-    /// QuickJS's own schedule: a collection whenever the engine's live bytes grow half again
-    /// past what the last one left, on whichever thread allocates then.
-    #[default]
-    Engine,
-    /// A collection at the end of every turn (every file) and phase, on the thread that had
-    /// it, the engine's own trigger off: every checker's garbage dies on its own thread.
-    Turn,
-}
-
 /// How the engine's collections went (not part of the report's digest).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Collections {
     /// The schedule.
     pub schedule: Collect,
@@ -113,6 +101,19 @@ pub struct Diagnostic {
     pub column: u32,
     /// `error`, `warning`, `suggestion` or `message`.
     pub category: String,
+    /// Where the wording depends on the checker's own history (a name not found, with a
+    /// spelling suggestion only among the first 10 such names a checker meets), the code and
+    /// message without it, as TypeScript records them (`canonicalHead`). The digest counts
+    /// these, so that it is the same however the files are shared among checkers.
+    #[serde(default)]
+    pub canonical: Option<Canonical>,
+}
+
+/// A diagnostic's code and message as TypeScript words it without the checker's history.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Canonical {
+    pub code: u32,
+    pub message: String,
 }
 
 impl std::fmt::Display for Diagnostic {
@@ -261,12 +262,23 @@ fn merge(input: &Input, run: engine::Run, schedule: Collect) -> Outcome {
     }
 }
 
-/// Hex SHA-256 over one line per diagnostic: file, position, code and message.
+/// Hex SHA-256 over one line per diagnostic: file, position, code and message, the canonical
+/// code and message where TypeScript gives one. **The digest does not depend on the allocator
+/// or the checker count.**
 pub fn digest(diagnostics: &[Diagnostic]) -> String {
+    let mut lines: Vec<(&str, i64, u32, &str)> = diagnostics
+        .iter()
+        .map(|d| match &d.canonical {
+            Some(c) => (d.file.as_str(), d.start, c.code, c.message.as_str()),
+            None => (d.file.as_str(), d.start, d.code, d.message.as_str()),
+        })
+        .collect();
+    lines.sort_unstable();
+    lines.dedup();
     let mut hasher = Sha256::new();
-    for d in diagnostics {
-        hasher.update(format!("{}\t{}\t{}\t", d.file, d.start, d.code).as_bytes());
-        hasher.update(d.message.as_bytes());
+    for (file, start, code, message) in lines {
+        hasher.update(format!("{file}\t{start}\t{code}\t").as_bytes());
+        hasher.update(message.as_bytes());
         hasher.update(b"\n");
     }
     hex::encode(hasher.finalize())

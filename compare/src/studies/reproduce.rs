@@ -18,6 +18,16 @@ pub const CHECKERS: [usize; 2] = [1, 8];
 /// Switch points the reference swept, in MiB; 8 is plain `slice-hybrid`.
 pub const SWITCH_POINTS_MIB: [u32; 4] = [2, 4, 8, 16];
 
+/// What the other allocators do with huge pages, added to `--ablations` on the tsc workload:
+/// jemalloc's HPA (hugifies a pageslab once mostly active), jemalloc advising everything,
+/// mimalloc (advises its segments), glibc's `hugetlb=1` tunable.
+pub const OTHER_HUGE_PAGE_POLICIES: [&str; 4] = [
+    "jemalloc:hpa=true",
+    "jemalloc:thp=always",
+    "mimalloc",
+    "system:hugetlb=1",
+];
+
 const COMMIT_FIGURES: &str = include_str!("../../data/commit-figures.tsv");
 /// The real TypeScript checkers on the same corpora (a copy of
 /// `shared/reference/native-checker.tsv`).
@@ -71,16 +81,22 @@ pub fn settings(
                     .expect("the ablation names are valid contenders"),
             );
         }
+        if workload == WorkloadKind::Tsc {
+            // The other allocators' huge-page policies, on the publication's kind of heap.
+            for name in OTHER_HUGE_PAGE_POLICIES {
+                contenders.push(
+                    name.parse()
+                        .expect("the other allocators' policies are valid contenders"),
+                );
+            }
+        }
     }
     if workload.is_checker() {
         contenders.extend([Contender::Mimalloc, Contender::Jemalloc, Contender::System]);
     }
     Settings {
         corpora: CORPORA.map(String::from).to_vec(),
-        checkers: match workload {
-            WorkloadKind::Checker => CHECKERS.to_vec(),
-            WorkloadKind::Tsc => vec![1],
-        },
+        checkers: CHECKERS.to_vec(),
         contenders,
         baseline: Contender::SLICE_NOHUGE,
         min_runs,
@@ -218,6 +234,9 @@ pub fn markdown(results: &Results) -> String {
         for note in published_notes() {
             let _ = writeln!(out, "> {note}  ");
         }
+        if let Some(note) = heap_note(results) {
+            let _ = writeln!(out, "\n{note}");
+        }
         out.push('\n');
     }
     if let Some(table) = sweep(results) {
@@ -273,7 +292,10 @@ pub fn text(results: &Results, detail: Detail) -> Option<String> {
     let table = beside_publication(results)?;
     let title = "beside the publication (ours / published; ✓ direction agrees, ✗ not, in \
                  parentheses where our interval includes no change)";
-    Some(match detail {
+    let note = heap_note(results).map_or(String::new(), |note| {
+        format!("\n{}", table::wrap(&note, TERMINAL_COLUMNS, "  "))
+    });
+    let beside = match detail {
         Detail::Wide => format!("{title}\n{}", table.to_text()),
         Detail::Brief => format!(
             "{}\n{}\n{}",
@@ -281,7 +303,33 @@ pub fn text(results: &Results, detail: Detail) -> Option<String> {
             table.columns(&[0, 1, 2, 3, 4, 5]).to_text(),
             table.columns(&[0, 1, 6, 7]).to_text()
         ),
-    })
+    };
+    Some(format!("{beside}{note}"))
+}
+
+/// Under the checker workload, one line saying that its heap is several times smaller than
+/// the publication's (our nohuge faults beside the published ones, on the largest published
+/// row measured) and which command measures the publication's kind of heap.
+fn heap_note(results: &Results) -> Option<String> {
+    if !results.settings.workload.is_checker() || results.settings.command.is_some() {
+        return None;
+    }
+    let (checkers, corpus, publ, ours) = published_rows(results)
+        .into_iter()
+        .filter_map(|(checkers, corpus, publ)| {
+            let set = results.get(corpus, Contender::SLICE_NOHUGE, checkers)?;
+            Some((checkers, corpus, publ, set.median?.minor_faults))
+        })
+        .max_by(|a, b| (a.2.nohuge_faults / a.3).total_cmp(&(b.2.nohuge_faults / b.3)))?;
+    Some(format!(
+        "our checker's heap is {:.1}x smaller than the publication's ({corpus} at {checkers}: {} \
+         nohuge faults here, {} published), too small for most slices to reach the switch \
+         point; the publication's kind of heap: cargo run --release -p compare -- --workload \
+         tsc --corpus {corpus} --checkers {checkers}",
+        publ.nohuge_faults / ours.max(1.0),
+        count(ours),
+        count(publ.nohuge_faults),
+    ))
 }
 
 fn rows(results: &Results) -> impl Iterator<Item = (usize, &String)> {

@@ -19,4 +19,5 @@ mod shard;
 mod slice_library;
 mod slice_service;
 mod statistics;
+mod tsc_threads;
 mod workload;

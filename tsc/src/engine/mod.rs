@@ -12,7 +12,8 @@ use rquickjs::context::EvalOptions;
 use rquickjs::{Context, Ctx, Function, Object, Runtime, Value};
 use serde::Deserialize;
 
-use crate::{Collect, Diagnostic, Error};
+use crate::collect::{Collect, Decider};
+use crate::{Diagnostic, Error};
 
 mod counted;
 
@@ -23,7 +24,7 @@ pub const HOST_JS: &str = include_str!("../../js/host.js");
 
 /// Stack of each checker thread: TypeScript's checker recurses, and QuickJS recurses on
 /// the C stack with it. Virtual memory, resident only as deep as the recursion goes.
-pub(crate) const THREAD_STACK_BYTES: usize = corpora::depth::STACK_BYTES;
+pub const THREAD_STACK_BYTES: usize = corpora::depth::STACK_BYTES;
 
 /// The engine's own stack limit (`JS_SetMaxStackSize`), a margin below the thread's stack
 /// so that QuickJS throws `RangeError` before the thread overflows. rquickjs (with `parallel`)
@@ -331,8 +332,8 @@ impl Drop for FailOnDrop<'_> {
 /// The collection schedule, run by the thread whose turn it is.
 struct Collector<'a> {
     runtime: &'a Runtime,
-    collect: Collect,
     counters: Arc<Counters>,
+    decider: Mutex<Decider>,
     collections: AtomicU64,
     collect_ns: AtomicU64,
 }
@@ -340,14 +341,14 @@ struct Collector<'a> {
 impl<'a> Collector<'a> {
     fn new(engine: &'a Engine, collect: Collect, counters: Arc<Counters>) -> Self {
         if collect != Collect::Engine {
-            // The engine's own trigger (live bytes half again those after the last collection,
-            // checked at every object allocation) stays off: collections come at turn ends.
+            // The engine's own trigger (checked at every object allocation) stays off: the
+            // schedule collects at turn ends only.
             engine.runtime.set_gc_threshold(usize::MAX);
         }
         Collector {
             runtime: &engine.runtime,
-            collect,
             counters,
+            decider: Mutex::new(Decider::new(collect)),
             collections: AtomicU64::new(0),
             collect_ns: AtomicU64::new(0),
         }
@@ -355,16 +356,15 @@ impl<'a> Collector<'a> {
 
     /// At the end of a phase or turn, on the thread that had it.
     fn at_turn_end(&self) {
-        let due = match self.collect {
-            Collect::Engine => false,
-            Collect::Turn => true,
-        };
-        if due {
+        let mut decider = lock(&self.decider);
+        let allocated = self.counters.allocated.load(Relaxed);
+        if decider.at_turn_end(allocated, self.counters.live()) {
             let t = Instant::now();
             self.runtime.run_gc();
             self.collections.fetch_add(1, Relaxed);
             self.collect_ns
                 .fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
+            decider.collected(self.counters.live());
         }
     }
 

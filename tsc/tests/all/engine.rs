@@ -1,6 +1,6 @@
 //! The engine allocates every object from the global allocator: no pooling of its own.
 use checker::report::SliceReport;
-use tsc::Engine;
+use tsc::{Engine, THREAD_STACK_BYTES};
 
 /// Small requests (1..=512 bytes) the slice allocator served or passed on so far.
 fn small_requests() -> (u64, u64) {
@@ -49,4 +49,47 @@ fn a_javascript_exception_is_an_error_with_its_message_and_stack() {
         error.contains("throws.js"),
         "the stack names the script: {error}"
     );
+}
+
+/// Runs `f` on a new thread with a checker thread's stack.
+fn on_thread<R: Send>(name: &str, f: impl FnOnce() -> R + Send) -> R {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name(name.to_string())
+            .stack_size(THREAD_STACK_BYTES)
+            .spawn_scoped(scope, f)
+            .unwrap()
+            .join()
+            .unwrap()
+    })
+}
+
+#[test]
+fn deep_recursion_on_a_thread_that_did_not_create_the_runtime_neither_overflows_nor_raises_a_false_range_error()
+ {
+    const DEEP: &[u8] =
+        b"function depth(n) { return n === 0 ? 0 : 1 + depth(n - 1); } depth(50000)";
+    let engine = on_thread("creator", || {
+        let engine = Engine::new().unwrap();
+        assert_eq!(engine.eval(DEEP, "deep.js").unwrap(), "50000");
+        engine
+    });
+    // Each checker thread takes its turn on the runtime the first one made: the engine's stack
+    // limit must be measured from the entering thread's stack, not the creator's.
+    for turn in ["checker-1", "checker-2"] {
+        on_thread(turn, || {
+            assert_eq!(engine.eval(DEEP, "deep.js").unwrap(), "50000", "on {turn}");
+            let error = engine
+                .eval(
+                    b"function forever(n) { return forever(n + 1) + 1; } forever(0)",
+                    "forever.js",
+                )
+                .unwrap_err();
+            assert!(
+                error.contains("RangeError") || error.contains("stack overflow"),
+                "unbounded recursion on {turn} is a RangeError, not a crash: {error}"
+            );
+        });
+    }
+    std::mem::forget(engine);
 }

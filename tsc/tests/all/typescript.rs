@@ -107,19 +107,62 @@ fn a_package_imported_by_name_is_missing_outside_its_corpus() {
 }
 
 #[test]
-fn the_digest_is_the_same_at_one_two_and_three_checkers() {
+fn the_digest_is_the_same_at_one_two_three_and_eight_checkers() {
     let files = corpus("trpc", TRPC_LIKE);
     let one = run(&files, 1);
-    for checkers in [2, 3] {
+    for checkers in [2, 3, 8] {
         let many = run(&files, checkers);
         assert_eq!(lines(&many), lines(&one), "at {checkers} checkers");
         assert_eq!(many.digest, one.digest, "at {checkers} checkers");
-        assert_eq!(many.phases.front_threads, checkers);
+        assert_eq!(many.phases.front_threads, 1, "one program, parsed once");
         assert!(
             many.counts.types > one.counts.types,
             "every checker builds its own types: {} at {checkers} against {} at 1",
             many.counts.types,
             one.counts.types
+        );
+    }
+}
+
+/// `// @ts-ignore` and `// @ts-expect-error` silence the line below them (past blank lines and
+/// line comments) and an unused expectation is itself an error, whichever checker checks the
+/// file: the host applies TypeScript's rule for every checker, not only the program's own.
+#[test]
+fn comment_directives_apply_alike_under_every_checker() {
+    let files = corpus(
+        "directives",
+        &[
+            ("a.ts", "export const a: number = 1;\n"),
+            (
+                "b.ts",
+                "// @ts-expect-error\nexport const b: number = 'b';\n// @ts-ignore\n\n// why\nexport const c: string = 3;\n",
+            ),
+            (
+                "c.ts",
+                "// @ts-expect-error\nexport const d: number = 1;\nexport const e: string = 5;\n",
+            ),
+        ],
+    );
+    let one = run(&files, 1);
+    let found: Vec<(String, u32, u32)> = one
+        .diagnostics
+        .iter()
+        .map(|d| (d.file.clone(), d.line, d.code))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("c.ts".to_string(), 1, 2578), // unused '@ts-expect-error' directive
+            ("c.ts".to_string(), 3, 2322),
+        ],
+        "{:#?}",
+        lines(&one)
+    );
+    for checkers in [2, 3] {
+        assert_eq!(
+            lines(&run(&files, checkers)),
+            lines(&one),
+            "at {checkers} checkers"
         );
     }
 }

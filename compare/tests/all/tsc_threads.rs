@@ -1,0 +1,64 @@
+//! The tsc workload in the slice allocator's child: one program, N checker threads, each with
+//! an arena of its own, and at 1 checker a single arena for the whole run. Runs TypeScript
+//! itself, fetching typescript@6.0.3 into `CHECKBENCH_CACHE` once when it is missing.
+use std::path::Path;
+use std::process::Command;
+
+use checker::report::RunReport;
+
+fn slice_child(dir: &Path, checkers: u32) -> RunReport {
+    let output = Command::new(env!("CARGO_BIN_EXE_checkbench-slice"))
+        .env("CHECKBENCH_SLICE", "nohuge")
+        .args(["--workload", "tsc", "--json", "--checkers"])
+        .arg(checkers.to_string())
+        .arg("--corpus")
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn a_tsc_run_takes_one_arena_at_one_checker_and_one_per_checker_at_three() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        (
+            "a.ts",
+            "export interface A { a: number }\nexport const a: A = { a: 1 };\n",
+        ),
+        (
+            "b.ts",
+            "import { a } from './a';\nexport const b: string = a.a;\n",
+        ),
+        (
+            "c.ts",
+            "import { b } from './b';\nexport const c = [b, b].map((s) => s.length);\n",
+        ),
+        ("d.ts", "export class D { d(): number { return 1; } }\n"),
+    ] {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let one = slice_child(dir.path(), 1);
+    let three = slice_child(dir.path(), 3);
+    let arenas = |r: &RunReport| r.allocator.slice.as_ref().unwrap().arenas_claimed;
+    assert_eq!(
+        arenas(&one),
+        1,
+        "corpus, program and checker from one thread's slices"
+    );
+    assert_eq!(
+        arenas(&three),
+        3,
+        "checker 0 builds the program; checkers 1 and 2 their own"
+    );
+    assert_eq!(three.digest, one.digest);
+    assert_eq!(
+        one.counts.diagnostics, 1,
+        "b.ts assigns a number to a string"
+    );
+}

@@ -1,0 +1,163 @@
+//! When the engine collects garbage cycles. QuickJS frees an object by reference count as soon
+//! as its last reference goes, on the thread that drops it; only garbage cycles wait for a
+//! collection, which frees every checker's cycles on the thread that runs it. A block another
+//! checker's thread made is a remote free there, reused only in its owner's slow path (which
+//! `nohuge` never takes), so where the collections run shapes the 8-checker heap.
+//!
+//! The schedules other than the engine's own decide at the end of each turn (a checker's file,
+//! or a phase of the program), on the thread that had it, from what the engine asked for: the
+//! same decisions under every allocator.
+use std::fmt;
+use std::str::FromStr;
+
+/// A collection schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Collect {
+    /// QuickJS's own: a collection whenever the engine's live bytes pass half again what the
+    /// last collection left, on whichever thread allocates then.
+    Engine,
+    /// A collection at the end of every turn: every checker's cycles die on its own thread.
+    EveryTurn,
+    /// A collection at the end of a turn that allocated at least 1/`divisor` of the live bytes
+    /// the last collection left (a turn that made much garbage), and at the end of any turn
+    /// after which the live bytes pass half again that mark (the engine's trigger, moved to
+    /// the end of the turn). The garbage of the turns between collections is freed by the
+    /// next one, remotely unless it runs on the same thread.
+    LargeTurns { divisor: u32 },
+}
+
+/// The divisor `large-turns` stands for.
+pub const LARGE_TURN_DIVISOR: u32 = 64;
+
+impl Default for Collect {
+    fn default() -> Self {
+        Collect::LargeTurns {
+            divisor: LARGE_TURN_DIVISOR,
+        }
+    }
+}
+
+impl fmt::Display for Collect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Collect::Engine => f.write_str("engine"),
+            Collect::EveryTurn => f.write_str("every-turn"),
+            Collect::LargeTurns { divisor } if *divisor == LARGE_TURN_DIVISOR => {
+                f.write_str("large-turns")
+            }
+            Collect::LargeTurns { divisor } => write!(f, "large-turns/{divisor}"),
+        }
+    }
+}
+
+impl FromStr for Collect {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "engine" => Ok(Collect::Engine),
+            "every-turn" => Ok(Collect::EveryTurn),
+            "large-turns" => Ok(Collect::default()),
+            _ => s
+                .strip_prefix("large-turns/")
+                .and_then(|d| d.parse::<u32>().ok())
+                .filter(|&d| d >= 1)
+                .map(|divisor| Collect::LargeTurns { divisor })
+                .ok_or_else(|| {
+                    format!(
+                        "unknown collection schedule `{s}`: `engine`, `every-turn`, `large-turns` \
+                         or `large-turns/N` (N a whole number of at least 1)"
+                    )
+                }),
+        }
+    }
+}
+
+/// The decisions of a schedule over one run: fed the engine's byte counts at each turn end.
+#[derive(Debug)]
+pub(crate) struct Decider {
+    collect: Collect,
+    /// Bytes the engine had asked for at the end of the previous turn.
+    allocated_before: u64,
+    /// Live bytes the last collection left (the engine starts from 256 KiB, as QuickJS does).
+    live_after_last: u64,
+}
+
+impl Decider {
+    pub fn new(collect: Collect) -> Self {
+        Decider {
+            collect,
+            allocated_before: 0,
+            live_after_last: 256 << 10,
+        }
+    }
+
+    /// Whether to collect now, at the end of a turn after which the engine has asked for
+    /// `allocated` bytes in all and holds `live`.
+    pub fn at_turn_end(&mut self, allocated: u64, live: u64) -> bool {
+        let turn = allocated.saturating_sub(self.allocated_before);
+        self.allocated_before = allocated;
+        match self.collect {
+            Collect::Engine => false,
+            Collect::EveryTurn => true,
+            Collect::LargeTurns { divisor } => {
+                turn >= self.live_after_last / u64::from(divisor)
+                    || live > self.live_after_last + self.live_after_last / 2
+            }
+        }
+    }
+
+    /// What the collection just made left.
+    pub fn collected(&mut self, live: u64) {
+        self.live_after_last = live.max(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_schedule_reads_back_from_its_name() {
+        for collect in [
+            Collect::Engine,
+            Collect::EveryTurn,
+            Collect::default(),
+            Collect::LargeTurns { divisor: 32 },
+        ] {
+            assert_eq!(collect.to_string().parse::<Collect>(), Ok(collect));
+        }
+        assert!("large-turns/0".parse::<Collect>().is_err());
+        assert!(
+            "sometimes"
+                .parse::<Collect>()
+                .unwrap_err()
+                .contains("`sometimes`")
+        );
+    }
+
+    #[test]
+    fn large_turns_collect_after_a_turn_that_allocated_a_share_of_the_live_heap_or_after_growth() {
+        let mut d = Decider::new(Collect::LargeTurns { divisor: 100 });
+        d.collected(100_000_000);
+        // A turn of 0.5 MB on a 100 MB heap: no; one of 1 MB: yes.
+        assert!(!d.at_turn_end(500_000, 100_400_000));
+        assert!(d.at_turn_end(1_500_000, 100_900_000));
+        d.collected(100_000_000);
+        // Small turns, but the live bytes pass 150 MB: the engine's own trigger.
+        assert!(!d.at_turn_end(1_600_000, 149_000_000));
+        assert!(d.at_turn_end(1_700_000, 151_000_000));
+    }
+
+    #[test]
+    fn the_engine_schedule_never_collects_at_turn_ends_and_every_turn_always_does() {
+        let (mut engine, mut every) = (
+            Decider::new(Collect::Engine),
+            Decider::new(Collect::EveryTurn),
+        );
+        for step in 1..10u64 {
+            assert!(!engine.at_turn_end(step << 30, step << 30));
+            assert!(every.at_turn_end(step, step));
+        }
+    }
+}
