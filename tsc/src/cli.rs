@@ -21,10 +21,11 @@ struct Args {
     /// on its own thread, taking turns on the one QuickJS runtime.
     #[command(flatten)]
     run: RunArgs,
-    /// When the engine collects garbage cycles: `engine` (QuickJS's own schedule, on whichever
-    /// thread allocates), `every-turn` (at the end of every checker's turn, on its thread), or
-    /// `large-turns[/N]` (at the end of a turn that allocated 1/N of the live heap, N = 64, or
-    /// after the live heap grew by half).
+    /// When the engine collects garbage cycles: `handover[/N]` (the default: QuickJS's own
+    /// schedule, plus a collection at the end of a turn that hands the runtime to another
+    /// checker's thread after allocating 1/N of the live heap, N = 64), `engine` (QuickJS's own
+    /// schedule only, on whichever thread allocates), `every-turn`, or `large-turns[/N]` (the
+    /// engine's trigger off; a collection after a turn that allocated 1/N of the live heap).
     #[arg(long, value_name = "SCHEDULE", default_value_t = Collect::default())]
     collect: Collect,
     /// Write the compiler host's input (every file, the library, the module roots) to

@@ -149,7 +149,8 @@ pub(crate) fn check(
             Ok(())
         })
         .map_err(at(0))?;
-    collector.at_turn_end();
+    // The phases are this thread's, and so is the first file (checker 0's): no hand-over.
+    collector.at_turn_end(false);
     let load_s = start.elapsed().as_secs_f64();
 
     let t = Instant::now();
@@ -162,7 +163,7 @@ pub(crate) fn check(
             call::<u32>(&ctx, "program", (input,))
         })
         .map_err(at(0))?;
-    collector.at_turn_end();
+    collector.at_turn_end(false);
     let program_s = t.elapsed().as_secs_f64();
 
     let t = Instant::now();
@@ -170,7 +171,7 @@ pub(crate) fn check(
         .context
         .with(|ctx| call::<f64>(&ctx, "bind", ()))
         .map_err(at(0))? as u64;
-    collector.at_turn_end();
+    collector.at_turn_end(false);
     let bind_s = t.elapsed().as_secs_f64();
 
     let t = Instant::now();
@@ -242,6 +243,14 @@ struct Plan {
 }
 
 impl Plan {
+    /// The checker whose step `step` is; `None` past the last.
+    fn owner(self, step: usize) -> Option<usize> {
+        match step.checked_sub(self.files) {
+            None => Some(step % self.count),
+            Some(report) => (report < self.count).then_some(report),
+        }
+    }
+
     fn steps(self, index: usize) -> impl Iterator<Item = usize> {
         (index..self.files)
             .step_by(self.count)
@@ -286,7 +295,7 @@ fn checker(
                 Ok(())
             }
         })?;
-        collector.at_turn_end();
+        collector.at_turn_end(plan.owner(step + 1).is_some_and(|next| next != index));
         turns.pass();
     }
     std::mem::forget(guard);
@@ -340,25 +349,27 @@ struct Collector<'a> {
 
 impl<'a> Collector<'a> {
     fn new(engine: &'a Engine, collect: Collect, counters: Arc<Counters>) -> Self {
-        if collect != Collect::Engine {
-            // The engine's own trigger (checked at every object allocation) stays off: the
-            // schedule collects at turn ends only.
+        let decider = Decider::new(collect);
+        if !decider.engine_triggers() {
+            // The engine's own trigger (checked at every object allocation) off: the schedule
+            // collects at turn ends only.
             engine.runtime.set_gc_threshold(usize::MAX);
         }
         Collector {
             runtime: &engine.runtime,
             counters,
-            decider: Mutex::new(Decider::new(collect)),
+            decider: Mutex::new(decider),
             collections: AtomicU64::new(0),
             collect_ns: AtomicU64::new(0),
         }
     }
 
-    /// At the end of a phase or turn, on the thread that had it.
-    fn at_turn_end(&self) {
+    /// At the end of a phase or turn, on the thread that had it; `hands_over` when the next
+    /// turn is another thread's.
+    fn at_turn_end(&self, hands_over: bool) {
         let mut decider = lock(&self.decider);
         let allocated = self.counters.allocated.load(Relaxed);
-        if decider.at_turn_end(allocated, self.counters.live()) {
+        if decider.at_turn_end(allocated, self.counters.live(), hands_over) {
             let t = Instant::now();
             self.runtime.run_gc();
             self.collections.fetch_add(1, Relaxed);
@@ -392,9 +403,20 @@ impl Engine {
     fn with_counters(counters: Arc<Counters>) -> Result<Engine, String> {
         let runtime = Runtime::new_with_alloc(Counted(counters))
             .map_err(|e| format!("creating a QuickJS runtime: {e}"))?;
-        runtime.set_max_stack_size(MAX_STACK_BYTES);
         let context =
             Context::full(&runtime).map_err(|e| format!("creating a QuickJS context: {e}"))?;
+        // rquickjs's `set_max_stack_size` takes a limit over 16 MiB for none at all, and with no
+        // limit deep recursion overflows the thread's stack (SIGSEGV, the process aborts)
+        // instead of throwing RangeError: set the engine's own limit directly. Every entry
+        // (`Context::with`) measures it from the entering thread's stack pointer again.
+        context.with(|ctx| {
+            // SAFETY: the context is live and its runtime locked by `with`; JS_SetMaxStackSize
+            // only stores the size and recomputes the limit from the stored stack top.
+            unsafe {
+                let rt = rquickjs_sys::JS_GetRuntime(ctx.as_raw().as_ptr());
+                rquickjs_sys::JS_SetMaxStackSize(rt, MAX_STACK_BYTES as _);
+            }
+        });
         Ok(Engine { context, runtime })
     }
 

@@ -167,6 +167,32 @@ fn comment_directives_apply_alike_under_every_checker() {
     }
 }
 
+/// TypeScript's parser recurses once per parenthesis; past the engine's stack limit that is a
+/// JavaScript RangeError, reported as the run's error, never a thread overflowing its stack.
+#[test]
+fn a_file_nested_deeper_than_the_engines_stack_is_an_error_not_a_crash() {
+    let deep = format!(
+        "export const x = {}1{};\n",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let error = tsc::run(
+        &corpus("deep", &[("a.ts", deep.as_str())]),
+        typescript(),
+        &Options {
+            checkers: 1,
+            collect: Collect::default(),
+        },
+    )
+    .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("Maximum call stack size exceeded"),
+        "{error}"
+    );
+}
+
 #[test]
 fn a_corpus_without_source_files_is_refused() {
     let error = tsc::run(
