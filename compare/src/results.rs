@@ -164,7 +164,7 @@ impl Settings {
                 match self.workload {
                     WorkloadKind::Checker => String::new(),
                     // One runtime: the checkers take turns, so wall is their work added up.
-                    WorkloadKind::Tsc if checkers > 1 => format!(" · tsc, serialized"),
+                    WorkloadKind::Tsc if checkers > 1 => " · tsc, serialized".to_string(),
                     other => format!(" · {other}"),
                 }
             ),

@@ -699,6 +699,33 @@ mod tests {
     }
 
     #[test]
+    fn the_tsc_matrix_runs_one_and_eight_checkers_and_its_ablations_add_the_other_allocators_policies()
+     {
+        let plain = settings(WorkloadKind::Tsc, false, 5, 1);
+        assert_eq!(plain.checkers, vec![1, 8]);
+        let full = settings(WorkloadKind::Tsc, true, 5, 1);
+        let names: Vec<String> = full.contenders.iter().map(|c| c.to_string()).collect();
+        for name in OTHER_HUGE_PAGE_POLICIES.iter().chain(&[
+            "slice-hybrid@2",
+            "slice-hybrid+populate",
+            "slice-adaptive",
+        ]) {
+            assert!(
+                names.contains(&name.to_string()),
+                "{name} missing: {names:?}"
+            );
+        }
+        let checker = settings(WorkloadKind::Checker, true, 5, 1);
+        assert!(
+            !checker
+                .contenders
+                .iter()
+                .any(|c| c.to_string() == "jemalloc:hpa=true"),
+            "the checker's ablations stay the publication's"
+        );
+    }
+
+    #[test]
     fn agreement_marks_direction_and_certainty() {
         let ratio = |r, verdict| Ratio {
             ratio: r,
