@@ -181,6 +181,8 @@ fn released_arena() {
     );
     drop(block);
     static GO: AtomicBool = AtomicBool::new(false);
+    // Unnamed: std copies a named thread's name onto the heap as the thread starts, before the
+    // closure runs, which would claim an arena whenever it came before the release.
     let worker = thread::spawn(move || {
         while !GO.load(Ordering::Acquire) {
             thread::park();

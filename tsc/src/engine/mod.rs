@@ -72,8 +72,8 @@ pub(crate) struct Run {
     pub engine_allocated_bytes: u64,
 }
 
-/// Runs `f` on a new thread `tsc-0` with a checker's stack, and lets it continue in the
-/// caller's slice arena: the caller parks its arena (`slice_alloc::release_arena`) before the
+/// Runs `f` on a new thread (`tsc-0` in the docs; unnamed, see below) with a checker's stack,
+/// and lets it continue in the caller's slice arena: the caller parks its arena (`slice_alloc::release_arena`) before the
 /// thread makes its first request, so that a run at 1 checker allocates from one arena only, as
 /// a single-threaded compiler does. Under any other allocator the release does nothing.
 pub(crate) fn on_checker_thread<R: Send>(
@@ -81,8 +81,10 @@ pub(crate) fn on_checker_thread<R: Send>(
 ) -> Result<R, Error> {
     let gate = Gate::default();
     std::thread::scope(|scope| {
+        // Unnamed: std copies a thread's name onto the heap as the thread starts (for its
+        // stack overflow message), before any code of ours runs there, and that request would
+        // claim an arena of its own whenever it came before the release below.
         let handle = std::thread::Builder::new()
-            .name("tsc-0".to_string())
             .stack_size(THREAD_STACK_BYTES)
             .spawn_scoped(scope, || {
                 gate.wait();
