@@ -31,8 +31,8 @@ pub enum Collect {
     Handover { divisor: u32 },
 }
 
-/// The divisor `large-turns` stands for.
-pub const LARGE_TURN_DIVISOR: u32 = 64;
+/// The divisor `large-turns` and `handover` stand for.
+pub const DEFAULT_DIVISOR: u32 = 64;
 
 /// The schedule every run takes unless told otherwise, the reproduce's too: at 1 checker it
 /// is the engine's own (the single-threaded rows keep the heap QuickJS makes by itself), and at
@@ -41,24 +41,23 @@ pub const LARGE_TURN_DIVISOR: u32 = 64;
 impl Default for Collect {
     fn default() -> Self {
         Collect::Handover {
-            divisor: LARGE_TURN_DIVISOR,
+            divisor: DEFAULT_DIVISOR,
         }
     }
 }
 
 impl fmt::Display for Collect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Collect::Engine => f.write_str("engine"),
-            Collect::EveryTurn => f.write_str("every-turn"),
-            Collect::LargeTurns { divisor } if *divisor == LARGE_TURN_DIVISOR => {
-                f.write_str("large-turns")
-            }
-            Collect::LargeTurns { divisor } => write!(f, "large-turns/{divisor}"),
-            Collect::Handover { divisor } if *divisor == LARGE_TURN_DIVISOR => {
-                f.write_str("handover")
-            }
-            Collect::Handover { divisor } => write!(f, "handover/{divisor}"),
+        let (name, divisor) = match *self {
+            Collect::Engine => return f.write_str("engine"),
+            Collect::EveryTurn => return f.write_str("every-turn"),
+            Collect::LargeTurns { divisor } => ("large-turns", divisor),
+            Collect::Handover { divisor } => ("handover", divisor),
+        };
+        if divisor == DEFAULT_DIVISOR {
+            f.write_str(name)
+        } else {
+            write!(f, "{name}/{divisor}")
         }
     }
 }
@@ -67,33 +66,25 @@ impl FromStr for Collect {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "engine" => Ok(Collect::Engine),
-            "every-turn" => Ok(Collect::EveryTurn),
-            "large-turns" => Ok(Collect::LargeTurns {
-                divisor: LARGE_TURN_DIVISOR,
-            }),
-            "handover" => Ok(Collect::Handover {
-                divisor: LARGE_TURN_DIVISOR,
-            }),
-            _ => {
-                let divisor = |prefix: &str| {
-                    s.strip_prefix(prefix)
-                        .and_then(|d| d.parse::<u32>().ok())
-                        .filter(|&d| d >= 1)
-                };
-                if let Some(divisor) = divisor("large-turns/") {
-                    Ok(Collect::LargeTurns { divisor })
-                } else if let Some(divisor) = divisor("handover/") {
-                    Ok(Collect::Handover { divisor })
-                } else {
-                    Err(format!(
-                        "unknown collection schedule `{s}`: `engine`, `every-turn`, \
-                         `large-turns[/N]` or `handover[/N]` (N a whole number of at least 1)"
-                    ))
-                }
-            }
-        }
+        let unknown = || {
+            format!(
+                "unknown collection schedule `{s}`: `engine`, `every-turn`, `large-turns[/N]` or \
+                 `handover[/N]` (N a whole number of at least 1)"
+            )
+        };
+        // `NAME` alone stands for the default divisor.
+        let (name, divisor) = match s.split_once('/') {
+            Some((name, d)) => (name, d.parse::<u32>().ok().filter(|&d| d >= 1)),
+            None => (s, Some(DEFAULT_DIVISOR)),
+        };
+        let make: fn(u32) -> Collect = match name {
+            "engine" if s == name => return Ok(Collect::Engine),
+            "every-turn" if s == name => return Ok(Collect::EveryTurn),
+            "large-turns" => |divisor| Collect::LargeTurns { divisor },
+            "handover" => |divisor| Collect::Handover { divisor },
+            _ => return Err(unknown()),
+        };
+        divisor.map(make).ok_or_else(unknown)
     }
 }
 
@@ -155,17 +146,25 @@ mod tests {
             Collect::EveryTurn,
             Collect::default(),
             Collect::LargeTurns {
-                divisor: LARGE_TURN_DIVISOR,
+                divisor: DEFAULT_DIVISOR,
             },
             Collect::LargeTurns { divisor: 32 },
             Collect::Handover {
-                divisor: LARGE_TURN_DIVISOR,
+                divisor: DEFAULT_DIVISOR,
             },
             Collect::Handover { divisor: 7 },
         ] {
             assert_eq!(collect.to_string().parse::<Collect>(), Ok(collect));
         }
-        assert!("large-turns/0".parse::<Collect>().is_err());
+        for bad in [
+            "large-turns/0",
+            "handover/",
+            "handover/x",
+            "every-turn/2",
+            "engine/64",
+        ] {
+            assert!(bad.parse::<Collect>().is_err(), "{bad}");
+        }
         assert!(
             "sometimes"
                 .parse::<Collect>()

@@ -11,7 +11,7 @@ use corpora::{Corpus, SourceFile};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
-pub use collect::{Collect, LARGE_TURN_DIVISOR};
+pub use collect::{Collect, DEFAULT_DIVISOR};
 pub use engine::{Engine, HOST_JS, MAX_STACK_BYTES, THREAD_STACK_BYTES};
 pub use input::Input;
 
@@ -201,7 +201,7 @@ pub fn run(corpus: &Corpus, typescript: &TypeScript, opts: &Options) -> Result<O
                 });
             }
         }
-        Ok(merge(&input, run, opts.collect))
+        Ok(merge(&input, run))
     })
 }
 
@@ -210,7 +210,7 @@ pub fn run(corpus: &Corpus, typescript: &TypeScript, opts: &Options) -> Result<O
 /// the native port); the program's own sizes once. The phases are the program's, and the check
 /// is every checker's turns one after another: execution is serialized, so it is their work
 /// added up, not a parallel speedup.
-fn merge(input: &Input, run: engine::Run, schedule: Collect) -> Outcome {
+fn merge(input: &Input, run: engine::Run) -> Outcome {
     let first = &run.reports[0];
     let mut counts = Counts {
         files: first.source_files,
@@ -253,12 +253,7 @@ fn merge(input: &Input, run: engine::Run, schedule: Collect) -> Outcome {
         digest,
         typescript_version: version,
         compiler_options,
-        collections: Collections {
-            schedule,
-            count: run.collections,
-            seconds: run.collect_s,
-            engine_allocated_bytes: run.engine_allocated_bytes,
-        },
+        collections: run.collections,
     }
 }
 

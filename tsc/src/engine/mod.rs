@@ -13,7 +13,7 @@ use rquickjs::{Context, Ctx, Function, Object, Runtime, Value};
 use serde::Deserialize;
 
 use crate::collect::{Collect, Decider};
-use crate::{Diagnostic, Error};
+use crate::{Collections, Diagnostic, Error};
 
 mod counted;
 
@@ -64,18 +64,15 @@ pub(crate) struct Run {
     /// Every checker's turns one after another: its creation, its files, its report, and the
     /// collections the schedule made at the ends of turns.
     pub check_s: f64,
-    /// Collections the schedule made (the engine's own ones, under [`Collect::Engine`], are not
-    /// counted), and their time.
-    pub collections: u64,
-    pub collect_s: f64,
-    /// Bytes the engine asked for over the run.
-    pub engine_allocated_bytes: u64,
+    /// The collection schedule and what it did.
+    pub collections: Collections,
 }
 
 /// Runs `f` on a new thread (`tsc-0` in the docs; unnamed, see below) with a checker's stack,
-/// and lets it continue in the caller's slice arena: the caller parks its arena (`slice_alloc::release_arena`) before the
-/// thread makes its first request, so that a run at 1 checker allocates from one arena only, as
-/// a single-threaded compiler does. Under any other allocator the release does nothing.
+/// and lets it continue in the caller's slice arena: the caller parks its arena
+/// (`slice_alloc::release_arena`) before the thread makes its first request, so that a run at
+/// 1 checker allocates from one arena only, as a single-threaded compiler does. Under any other
+/// allocator the release does nothing.
 pub(crate) fn on_checker_thread<R: Send>(
     f: impl FnOnce() -> Result<R, Error> + Send,
 ) -> Result<R, Error> {
@@ -143,37 +140,24 @@ pub(crate) fn check(
     let counters = Arc::new(Counters::default());
     let engine = Engine::with_counters(counters.clone()).map_err(at(0))?;
     let collector = Collector::new(&engine, collect, counters);
-    engine
-        .context
-        .with(|ctx| -> Result<(), String> {
-            eval(&ctx, script.to_vec(), "typescript.js")?;
-            eval(&ctx, HOST_JS.as_bytes().to_vec(), "host.js")?;
-            Ok(())
-        })
-        .map_err(at(0))?;
-    // The phases are this thread's, and so is the first file (checker 0's): no hand-over.
-    collector.at_turn_end(false);
+    phase(&engine, &collector, |ctx| {
+        eval(&ctx, script.to_vec(), "typescript.js")?;
+        eval(&ctx, HOST_JS.as_bytes().to_vec(), "host.js")?;
+        Ok(())
+    })?;
     let load_s = start.elapsed().as_secs_f64();
 
     let t = Instant::now();
-    engine
-        .context
-        .with(|ctx| {
-            let input = ctx
-                .json_parse(input_json)
-                .map_err(|e| js_error(&ctx, e, "parsing the host input"))?;
-            call::<u32>(&ctx, "program", (input,))
-        })
-        .map_err(at(0))?;
-    collector.at_turn_end(false);
+    phase(&engine, &collector, |ctx| {
+        let input = ctx
+            .json_parse(input_json)
+            .map_err(|e| js_error(&ctx, e, "parsing the host input"))?;
+        call::<u32>(&ctx, "program", (input,))
+    })?;
     let program_s = t.elapsed().as_secs_f64();
 
     let t = Instant::now();
-    let bound_symbols = engine
-        .context
-        .with(|ctx| call::<f64>(&ctx, "bind", ()))
-        .map_err(at(0))? as u64;
-    collector.at_turn_end(false);
+    let bound_symbols = phase(&engine, &collector, |ctx| call::<f64>(&ctx, "bind", ()))? as u64;
     let bind_s = t.elapsed().as_secs_f64();
 
     let t = Instant::now();
@@ -217,8 +201,7 @@ pub(crate) fn check(
         }
     });
     let check_s = t.elapsed().as_secs_f64();
-    let (collections, collect_s) = collector.totals();
-    let engine_allocated_bytes = collector.counters.allocated.load(Relaxed);
+    let collections = collector.totals(collect);
     // The run ends here and the process exits, as a compiler does: tearing the runtime down
     // would free its millions of objects one by one (1.0 s of a 13.8 s trpc run, measured),
     // work no compiler run pays and no contender should be timed on.
@@ -231,9 +214,22 @@ pub(crate) fn check(
         bind_s,
         check_s,
         collections,
-        collect_s,
-        engine_allocated_bytes,
     })
+}
+
+/// One phase of the program on thread `tsc-0` (checker 0's), then the schedule's turn end: the
+/// phases are this thread's, and so is the first file, so none hands over.
+fn phase<R>(
+    engine: &Engine,
+    collector: &Collector,
+    f: impl FnOnce(Ctx<'_>) -> Result<R, String>,
+) -> Result<R, Error> {
+    let value = engine
+        .context
+        .with(f)
+        .map_err(|message| Error::Engine { index: 0, message })?;
+    collector.at_turn_end(false);
+    Ok(value)
 }
 
 /// Which steps are whose: step i < files checks root file i (checker i mod count); step
@@ -381,11 +377,13 @@ impl<'a> Collector<'a> {
         }
     }
 
-    fn totals(&self) -> (u64, f64) {
-        (
-            self.collections.load(Relaxed),
-            self.collect_ns.load(Relaxed) as f64 / 1e9,
-        )
+    fn totals(&self, schedule: Collect) -> Collections {
+        Collections {
+            schedule,
+            count: self.collections.load(Relaxed),
+            seconds: self.collect_ns.load(Relaxed) as f64 / 1e9,
+            engine_allocated_bytes: self.counters.allocated.load(Relaxed),
+        }
     }
 }
 
