@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -12,10 +11,12 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
 
 use crate::benchmark::children::{CHILD_PROFILE, Origin};
+use crate::benchmark::interrupt::Interrupt;
 use crate::benchmark::launcher::{Binaries, Launcher};
 use crate::benchmark::resume::{check_resumable, check_rounds, continue_plan};
 use crate::benchmark::runner::{self, Outcome, Runner};
 use crate::benchmark::schedule::Slot;
+use crate::benchmark::watcher;
 use crate::calibrate::Calibration;
 use crate::cli::{BAKEOFF_ROUNDS, Cli, Command, OutputArgs, ReportArgs, ScheduleArgs};
 use crate::contender::{self, Contender};
@@ -28,9 +29,6 @@ use crate::results::{Results, Settings};
 use crate::shard::{self, Shard};
 use crate::studies::reproduce;
 use crate::workload::WorkloadKind;
-
-/// Exit status after Ctrl-C, as shells report a SIGINT.
-const EXIT_INTERRUPTED: u8 = 130;
 
 /// Runs the command line; errors are printed with their causes.
 pub fn main() -> ExitCode {
@@ -308,6 +306,9 @@ fn bakeoff(
         print!("{}", shard::dry_run(&results));
         return Ok(ExitCode::SUCCESS);
     }
+    // From here on a signal is recorded, not obeyed: it stops the bake-off between steps.
+    let interrupt = Interrupt::install().context("installing the Ctrl-C and SIGTERM handlers")?;
+    watcher::start().context("starting the process that outlives compare to end its runs")?;
     let origin = Origin::locate(schedule.children.as_deref()).context("in --children")?;
     if outputs.path(Format::Json).is_none() {
         let shard = results.shard.as_ref().map(|record| record.shard());
@@ -326,13 +327,117 @@ fn bakeoff(
         None => None,
     };
     if let Some(path) = &json {
+        if schedule
+            .resume
+            .as_deref()
+            .is_none_or(|resumed| !crate::export::same_file(resumed, path))
+        {
+            refuse_to_replace(path)?;
+        }
+        if crate::export::atomic::remove_leftover(path).unwrap_or(false) {
+            eprintln!(
+                "removed {}, left by a write that was killed before it landed",
+                crate::export::atomic::leftover_path(path).display()
+            );
+        }
         eprintln!(
             "results: {} (rewritten after every run; `--resume {}` continues an interrupted bake-off)",
             path.display(),
             path.display()
         );
     }
-    let pending = runner::pending(&results);
+    let outcome = match measure(&mut results, schedule, &origin, &outputs, &interrupt) {
+        Ok(outcome) => outcome,
+        // A Ctrl-C reaches cargo building the children too: its failure is the interrupt.
+        Err(_) if interrupt.requested() => Outcome::Interrupted,
+        Err(error) => return Err(error),
+    };
+    outputs.write_all(&results)?;
+    print!("{}", report::render_text(&results, detail));
+    let kept: Vec<String> = outputs.paths().map(|p| p.display().to_string()).collect();
+    match outcome {
+        Outcome::Finished => {
+            if !kept.is_empty() {
+                eprintln!("written: {}", kept.join(", "));
+            }
+            // A contender without one ok run in a cell has no figure there: the bake-off
+            // did not measure what it was asked to.
+            let empty: Vec<String> = results
+                .results
+                .iter()
+                .filter(|set| {
+                    results
+                        .shard
+                        .as_ref()
+                        .is_none_or(|shard| shard.holds(&set.corpus, set.checkers))
+                })
+                .filter(|set| set.ok_runs == 0)
+                .map(|set| format!("{} on {} at {}", set.contender, set.corpus, set.checkers))
+                .collect();
+            if empty.is_empty() {
+                Ok(ExitCode::SUCCESS)
+            } else {
+                eprintln!("error: no ok run of {}", empty.join("; "));
+                Ok(ExitCode::FAILURE)
+            }
+        }
+        Outcome::Interrupted => {
+            match outputs.path(Format::Json) {
+                Some(json) => eprintln!(
+                    "interrupted: the finished runs are kept in {}; continue with --resume {}",
+                    kept.join(", "),
+                    json.display()
+                ),
+                None => eprintln!("interrupted: pass --json FILE to keep runs for --resume"),
+            }
+            Ok(ExitCode::from(interrupt.exit_code()))
+        }
+    }
+}
+
+/// **A results file that holds runs is never replaced by a new plan**: a new bake-off
+/// writing to `path` refuses it when it holds runs, or is no results file at all.
+fn refuse_to_replace(path: &Path) -> Result<()> {
+    let held = match std::fs::metadata(path) {
+        Ok(meta) if meta.len() > 0 => Results::load(path),
+        _ => return Ok(()),
+    };
+    match held {
+        Ok(previous) => {
+            let runs: usize = previous.results.iter().map(|set| set.runs.len()).sum();
+            if runs > 0 {
+                let runs = match runs {
+                    1 => "1 run".to_string(),
+                    n => format!("{n} runs"),
+                };
+                bail!(
+                    "{} holds {runs} of an earlier bake-off, which a new one would replace; \
+                     continue it with --resume {}, or start afresh by writing to another file \
+                     with --json (or removing this one)",
+                    path.display(),
+                    path.display()
+                );
+            }
+            Ok(())
+        }
+        Err(error) => bail!(
+            "{} exists and is not a results file compare can read ({error}); it is not \
+             replaced: write to another file with --json, or remove it",
+            path.display()
+        ),
+    }
+}
+
+/// Builds (or finds) the children, runs the fault cost probe and the pending runs; stops
+/// between those steps, and in a run, once a signal has come.
+fn measure(
+    results: &mut Results,
+    schedule: &ScheduleArgs,
+    origin: &Origin,
+    outputs: &Outputs,
+    interrupt: &Interrupt,
+) -> Result<Outcome> {
+    let pending = runner::pending(results);
     let mut contenders: Vec<Contender> = pending.iter().map(|slot| slot.contender).collect();
     contenders.dedup();
     let timeout = (schedule.timeout > 0).then(|| Duration::from_secs(schedule.timeout));
@@ -345,18 +450,18 @@ fn bakeoff(
                 .map(|&i| results.settings.corpora[i].clone())
                 .collect();
             let launcher = crate::command::launcher::prepare(
-                &origin,
+                origin,
                 &contenders,
                 &commands,
                 command.digest,
                 timeout,
             )?;
-            record_children(&mut results, launcher.builds(), schedule.resume.as_deref())?;
+            record_children(results, launcher.builds(), schedule.resume.as_deref())?;
             Box::new(launcher)
         }
         None => Box::new(prepare_checker(
-            &mut results,
-            &origin,
+            results,
+            origin,
             &contenders,
             &pending,
             schedule,
@@ -370,9 +475,20 @@ fn bakeoff(
     unsafe { libc::malloc_trim(0) };
     eprintln!("{}", results.environment.summary());
     eprintln!("{}", results.environment.machine_summary());
-    if !pending.is_empty() && !schedule.no_calibration {
+    // A resumed bake-off whose runs were measured without the probe goes on without it:
+    // every invocation that measured runs with the probe recorded one.
+    let unprobed =
+        results.calibrations.is_empty() && results.results.iter().any(|set| !set.runs.is_empty());
+    if !pending.is_empty() && !schedule.no_calibration && !unprobed {
         eprintln!("measuring the cost of 4 KiB and 2 MiB page faults (about 15 s)");
-        results.calibrations.push(Calibration::measure());
+        match Calibration::measure(interrupt.flag()) {
+            Some(calibration) => results.calibrations.push(calibration),
+            None => return Ok(Outcome::Interrupted),
+        }
+    } else if unprobed && !schedule.no_calibration {
+        eprintln!(
+            "no fault cost probe: the resumed runs were measured without one (--no-calibration)"
+        );
     }
     let checkout = environment::checkout_revision();
     if let Some(warning) =
@@ -381,47 +497,17 @@ fn bakeoff(
         eprintln!("warning: {warning}");
     }
 
-    static STOP: AtomicBool = AtomicBool::new(false);
-    // Ctrl-C, SIGTERM and SIGHUP alike: the child in flight is killed and discarded,
-    // every finished run is kept, and the table and the resume hint are printed.
-    ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst))
-        .context("installing the Ctrl-C and SIGTERM handler")?;
+    if interrupt.requested() {
+        return Ok(Outcome::Interrupted);
+    }
     let progress = Progress::stderr();
     let runner = Runner {
         launcher: launcher.as_ref(),
-        stop: &STOP,
-        outputs: &outputs,
+        stop: interrupt.flag(),
+        outputs,
         progress: &progress,
     };
-    let outcome = runner.run(&mut results)?;
-    drop(progress);
-    outputs.write_all(&results)?;
-    print!("{}", report::render_text(&results, detail));
-    let kept: Vec<String> = outputs.paths().map(|p| p.display().to_string()).collect();
-    match outcome {
-        Outcome::Finished => {
-            if !kept.is_empty() {
-                eprintln!("written: {}", kept.join(", "));
-            }
-            let any_ok = results.results.iter().any(|set| set.ok_runs > 0);
-            Ok(if any_ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            })
-        }
-        Outcome::Interrupted => {
-            match outputs.path(Format::Json) {
-                Some(json) => eprintln!(
-                    "interrupted: the finished runs are kept in {}; continue with --resume {}",
-                    kept.join(", "),
-                    json.display()
-                ),
-                None => eprintln!("interrupted: pass --json FILE to keep runs for --resume"),
-            }
-            Ok(ExitCode::from(EXIT_INTERRUPTED))
-        }
-    }
+    runner.run(results).map_err(anyhow::Error::from)
 }
 
 /// `--shard K/N`: a new bake-off records its share of the plan; a resumed shard keeps the
@@ -594,6 +680,15 @@ fn absolute(path: &Path) -> PathBuf {
 
 fn report(args: ReportArgs) -> Result<ExitCode> {
     let results = Results::load(&args.from)?;
+    let pending = runner::pending(&results).len();
+    if pending > 0 {
+        eprintln!(
+            "note: {} is unfinished: {pending} runs of its plan are still to run (continue \
+             them with --resume {}); this report holds only the runs measured so far",
+            args.from.display(),
+            args.from.display()
+        );
+    }
     let outputs = outputs(&args.outputs);
     outputs.check_writable()?;
     outputs.write_all(&results)?;

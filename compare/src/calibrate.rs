@@ -15,6 +15,7 @@
 //!
 //! If fresh 2 MiB faults cost much more than recycled ones, the host's re-faulting of
 //! reported memory is the cost, not the kernel's zeroing.
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -63,24 +64,36 @@ pub struct Calibration {
 
 impl Calibration {
     /// Runs the three probes: about `FRESH_REPETITIONS * IDLE` (12 s) of waiting, and
-    /// 256 MiB of fresh huge pages per fresh repetition.
-    pub fn measure() -> Calibration {
+    /// 256 MiB of fresh huge pages per fresh repetition. `None` once `stop` is set (it is
+    /// looked at between repetitions and every 50 ms of the waits).
+    pub fn measure(stop: &AtomicBool) -> Option<Calibration> {
         let started_unix_s = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0.0, |d| d.as_secs_f64());
-        let small = repeat(REPETITIONS, || touch(PageSize::Small, PROBE_BYTES), None);
-        let huge_recycled = repeat(REPETITIONS, || touch(PageSize::Huge, PROBE_BYTES), None);
+        let small = repeat(
+            REPETITIONS,
+            || touch(PageSize::Small, PROBE_BYTES),
+            None,
+            stop,
+        )?;
+        let huge_recycled = repeat(
+            REPETITIONS,
+            || touch(PageSize::Huge, PROBE_BYTES),
+            None,
+            stop,
+        )?;
         let huge_fresh = repeat(
             FRESH_REPETITIONS,
             || touch(PageSize::Huge, FRESH_BYTES),
             Some(IDLE),
-        );
-        Calibration {
+            stop,
+        )?;
+        Some(Calibration {
             started_unix_s,
             small,
             huge_recycled,
             huge_fresh,
-        }
+        })
     }
 
     /// The fault-sys time a run's counts predict, in seconds: its 2 MiB pages (its
@@ -104,34 +117,49 @@ enum PageSize {
 /// One touch's CPU seconds, minor faults and AnonHugePages reached (KiB).
 type Touch = (f64, u64, u64);
 
+/// One probe's cost over `repetitions`: `Some(None)` where the probe measured nothing,
+/// `None` once `stop` is set.
 fn repeat(
     repetitions: usize,
     mut probe: impl FnMut() -> Option<Touch>,
     idle: Option<Duration>,
-) -> Option<FaultCost> {
+    stop: &AtomicBool,
+) -> Option<Option<FaultCost>> {
     let mut per_fault_us = Vec::new();
     let (mut faults, mut huge_kib) = (0u64, 0u64);
     for _ in 0..repetitions {
-        if let Some(idle) = idle {
-            std::thread::sleep(idle);
+        let idle_until = std::time::Instant::now() + idle.unwrap_or_default();
+        loop {
+            if stop.load(Ordering::SeqCst) {
+                return None;
+            }
+            let left = idle_until.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            std::thread::sleep(left.min(Duration::from_millis(50)));
         }
-        let (cpu_s, n, kib) = probe()?;
+        let Some((cpu_s, n, kib)) = probe() else {
+            return Some(None);
+        };
         if n == 0 {
-            return None;
+            return Some(None);
         }
         per_fault_us.push(cpu_s * 1e6 / n as f64);
         faults += n;
         huge_kib = huge_kib.max(kib);
     }
-    let (us, low_us, high_us) = stats::mean_interval(&per_fault_us)?;
-    Some(FaultCost {
+    let Some((us, low_us, high_us)) = stats::mean_interval(&per_fault_us) else {
+        return Some(None);
+    };
+    Some(Some(FaultCost {
         us,
         low_us,
         high_us,
         repetitions,
         faults: faults as f64 / repetitions as f64,
         anon_huge_kib: huge_kib,
-    })
+    }))
 }
 
 /// This thread's CPU time (seconds) and minor faults so far.

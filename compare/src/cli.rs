@@ -230,17 +230,19 @@ fn parse_precision(text: &str) -> Result<f64, String> {
 
 #[derive(Args, Debug, Default)]
 pub struct OutputArgs {
-    /// Write every run and the environment as JSON (after every run); a bake-off without
-    /// it keeps them in target/compare/bakeoff-<unix seconds>.json.
+    /// Write every run and the environment as JSON. A bake-off rewrites it after every run
+    /// (without it, in target/compare/bakeoff-<unix seconds>.json) and refuses a file that
+    /// holds runs it did not measure; merge and report write it once.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// Write every run and the medians as CSV (after every run).
+    /// Write every run and the medians as CSV (a bake-off: after every run).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
-    /// Write the report as Markdown (after every run).
+    /// Write the report as Markdown (a bake-off: after every run).
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
-    /// Draw median RSS against median wall, and minor faults, as SVG (after every run).
+    /// Draw median RSS against median wall, and minor faults, as SVG (a bake-off: after
+    /// every run).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     #[command(flatten)]
@@ -279,7 +281,7 @@ pub struct ReproduceArgs {
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=checker::MAX_CHECKERS as i64))]
     pub checkers: Vec<u32>,
     /// What the children run: `checker`, or `tsc` (TypeScript's own checker on QuickJS: the
-    /// five corpora at 1 checker, the slice policies and slice-adaptive).
+    /// five corpora at 1 and 8 checkers, the slice policies and slice-adaptive).
     #[arg(long, value_enum, default_value_t = WorkloadKind::Checker)]
     pub workload: WorkloadKind,
     #[command(flatten)]

@@ -180,6 +180,7 @@ pub fn measure_with(
     let start = Instant::now();
     let mut child = command.spawn()?;
     let pid = child.id() as libc::pid_t;
+    super::watcher::watch(pid);
     fn reader(
         pipe: Option<impl Read + Send + 'static>,
         read: impl FnOnce(Box<dyn Read + Send>) -> Captured + Send + 'static,
@@ -225,6 +226,8 @@ pub fn measure_with(
             }
         }
     };
+    // The group is dead (killed by the wait thread before it reaped the child).
+    super::watcher::unwatch();
     // Read as soon as the child is reaped, before the readers and the rest of the parent's
     // bookkeeping add faults of their own.
     let vmstat = vmstat_before

@@ -181,6 +181,7 @@ pub fn trace(
     let root = pid
         .recv()
         .map_err(|_| io::Error::other("the tracer thread died"))??;
+    crate::benchmark::watcher::watch(root);
     let begun = Instant::now();
     let mut timed_out = false;
     let tree = loop {
@@ -223,6 +224,7 @@ fn follow(root: i32) -> io::Result<Tree> {
         | libc::PTRACE_O_TRACEEXIT
         | libc::PTRACE_O_EXITKILL;
     let mut first = true;
+    let mut root_done = false;
     loop {
         let mut status: libc::c_int = 0;
         // SAFETY: status is writable; -1 waits for any tracee or child.
@@ -245,6 +247,14 @@ fn follow(root: i32) -> io::Result<Tree> {
                     // SAFETY: a tracee that has not reported its end, so its pid is not reused.
                     unsafe { libc::kill(straggler, libc::SIGKILL) };
                 }
+                root_done = true;
+            }
+            // Every tracee's end is reported to us, and a tracee's children are announced
+            // by a fork event before it runs on: with the command and all of them gone, the
+            // run is over (compare has a child that is no tracee, the watcher, so waiting
+            // for ECHILD would wait for ever).
+            if root_done && alive.is_empty() {
+                return Ok(tree);
             }
             continue;
         }

@@ -1,13 +1,15 @@
 //! Writing results to files, one module per format behind [`Exporter`].
 //!
 //! **Every export is written whole or not at all**: each file is rendered in memory,
-//! written to a temporary file beside its target and renamed over it, so a reader (or a
-//! Ctrl-C) never sees half a file.
-use std::io::Write as _;
+//! written to an unnamed file beside its target and renamed over it, so a reader (or a
+//! Ctrl-C) never sees half a file, and a kill leaves no temporary file (see [`atomic`]).
 use std::path::{Path, PathBuf};
+
+pub use atomic::write_atomically;
 
 use crate::results::Results;
 
+pub mod atomic;
 pub mod csv;
 pub mod json;
 pub mod lock;
@@ -146,7 +148,7 @@ impl Outputs {
                     dir.display()
                 )));
             }
-            tempfile::NamedTempFile::new_in(dir).map_err(|e| {
+            atomic::check_creatable(dir).map_err(|e| {
                 unwritable(format!("cannot create files in {}: {e}", dir.display()))
             })?;
         }
@@ -184,7 +186,7 @@ impl Outputs {
 
 /// Whether two output paths end in one file: equal once their folders are resolved
 /// (symbolic links followed), or the same existing file.
-fn same_file(a: &Path, b: &Path) -> bool {
+pub fn same_file(a: &Path, b: &Path) -> bool {
     let resolved = |p: &Path| {
         let target = follow_link(p);
         let dir = std::fs::canonicalize(parent(&target)).unwrap_or_else(|_| parent(&target).into());
@@ -211,24 +213,4 @@ fn parent(path: &Path) -> &Path {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     }
-}
-
-/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`; when
-/// `path` is a symbolic link, over the file it points to, so the link stays.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
-    let target = follow_link(path);
-    let path = target.as_path();
-    let error = |error| ExportError::Write {
-        path: path.display().to_string(),
-        error,
-    };
-    // Readable like any file the user creates (0666 less the umask), not tempfile's 0600.
-    let mut file = tempfile::Builder::new()
-        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
-        .tempfile_in(parent(path))
-        .map_err(error)?;
-    file.write_all(bytes).map_err(error)?;
-    file.as_file().sync_all().map_err(error)?;
-    file.persist(path).map_err(|e| error(e.error))?;
-    Ok(())
 }

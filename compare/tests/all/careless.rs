@@ -144,7 +144,7 @@ fn the_child_in_flight_dies_with_a_killed_compare() {
 }
 
 #[test]
-fn sigterm_stops_like_ctrl_c_keeping_the_runs_and_saying_how_to_resume() {
+fn sigterm_stops_like_ctrl_c_keeping_the_runs_and_saying_how_to_resume_with_status_143() {
     let dir = tempfile::tempdir().unwrap();
     let (children, pid_file) = hanging_child(dir.path());
     let parent = compare(dir.path(), children.path(), &["--json", "runs.json"])
@@ -157,7 +157,7 @@ fn sigterm_stops_like_ctrl_c_keeping_the_runs_and_saying_how_to_resume() {
     signal(&parent, libc::SIGTERM);
     let out = parent.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert_eq!(out.status.code(), Some(143), "{stderr}");
     assert!(stderr.contains("--resume"), "{stderr}");
     assert!(gone_within(child, Duration::from_secs(5)));
     assert!(dir.path().join("runs.json").is_file());

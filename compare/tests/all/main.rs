@@ -9,6 +9,7 @@ mod kernel_events;
 mod knobs;
 mod model;
 mod no_fetch;
+mod nothing_lost;
 mod precision;
 mod report;
 mod resume;
