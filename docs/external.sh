@@ -27,6 +27,10 @@ for name in "${@:-cpython perl sqlite}"; do
       sqlite) command=$SQLITE ;;
       *) echo "unknown bake-off $one (cpython, perl, sqlite)" >&2; exit 2 ;;
     esac
+    # The script measures afresh: it replaces the committed file (git keeps the old one),
+    # which compare itself never does. An interrupted bake-off is continued with
+    # `cargo run --release -p compare -- --resume docs/external-$one.json`.
+    rm -f "docs/external-$one.json"
     cargo run --release -p compare -- --command "$command" --contenders "$CONTENDERS" \
       "${ROUNDS[@]}" --json "docs/external-$one.json"
   done
