@@ -5,6 +5,8 @@
 //!
 //! Both memory axes are logarithmic: one contender (slice-huge, +populate) can hold ten
 //! times the memory of the others, and a linear axis would crush the rest into a corner.
+//! **Every axis carries labels**: a logarithmic axis is labelled at round values inside its
+//! range ([`log_ticks`]), not only at powers of ten, which a range of less than a decade misses.
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -93,6 +95,42 @@ pub(crate) fn padded_log(values: impl Iterator<Item = f64>) -> std::ops::Range<f
     let (lo, hi) = bounds(values.filter(|v| *v > 0.0));
     let (lo, hi) = (lo.max(1e-3), hi.max(lo.max(1e-3) * 1.01));
     lo / 1.25..hi * 1.25
+}
+
+/// Where a logarithmic axis over `range` is labelled: the round values inside it, taken from
+/// 1, 2, 5 times a power of ten, or from 1 to 9 times one where those give fewer than three,
+/// or, in a range too narrow for either, two values near its ends with as few significant
+/// digits as keep them apart and inside.
+pub(crate) fn log_ticks(range: &std::ops::Range<f64>) -> Vec<f64> {
+    let (lo, hi) = (range.start.max(f64::MIN_POSITIVE), range.end);
+    let inside = |mantissas: &[f64]| -> Vec<f64> {
+        let first = lo.log10().floor() as i32;
+        let last = hi.log10().ceil() as i32;
+        (first..=last)
+            .flat_map(|power| mantissas.iter().map(move |m| m * 10f64.powi(power)))
+            .filter(|v| (lo..=hi).contains(v))
+            .collect()
+    };
+    let coarse = inside(&[1.0, 2.0, 5.0]);
+    if coarse.len() >= 3 {
+        return coarse;
+    }
+    let fine = inside(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]);
+    if fine.len() >= 2 {
+        return fine;
+    }
+    let near_ends = [lo + 0.15 * (hi - lo), hi - 0.15 * (hi - lo)];
+    for digits in 2..=6 {
+        let round = |v: f64| {
+            let unit = 10f64.powi(v.log10().floor() as i32 + 1 - digits);
+            (v / unit).round() * unit
+        };
+        let ends = near_ends.map(round);
+        if ends[0] < ends[1] && ends.iter().all(|v| (lo..=hi).contains(v)) {
+            return ends.to_vec();
+        }
+    }
+    near_ends.to_vec()
 }
 
 fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -315,7 +353,7 @@ fn rss_against_wall(area: &Area<'_>, corpus: &str, points: &[Point]) -> Result<(
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(60)
-        .build_cartesian_2d(x, y.log_scale())
+        .build_cartesian_2d(x, y.clone().log_scale().with_key_points(log_ticks(&y)))
         .map_err(err)?;
     chart
         .configure_mesh()
@@ -404,7 +442,10 @@ fn faults(
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(150)
-        .build_cartesian_2d(x.log_scale(), -0.5..rows as f64 - 0.5)
+        .build_cartesian_2d(
+            x.clone().log_scale().with_key_points(log_ticks(&x)),
+            -0.5..rows as f64 - 0.5,
+        )
         .map_err(err)?;
     chart
         .configure_mesh()
@@ -440,4 +481,39 @@ fn faults(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::log_ticks;
+
+    #[test]
+    fn a_log_axis_within_one_decade_is_labelled_at_three_round_values_or_more() {
+        // trpc's RSS panel: 300 to 500 MiB, padded.
+        let ticks = log_ticks(&(260.0..620.0));
+        assert!(ticks.len() >= 3, "{ticks:?}");
+        assert!(
+            ticks.iter().all(|t| (260.0..=620.0).contains(t)),
+            "{ticks:?}"
+        );
+        assert_eq!(ticks, [300.0, 400.0, 500.0, 600.0]);
+    }
+
+    #[test]
+    fn a_log_axis_over_decades_is_labelled_at_one_two_and_five() {
+        assert_eq!(
+            log_ticks(&(30_000.0..250_000.0)),
+            [50_000.0, 100_000.0, 200_000.0]
+        );
+    }
+
+    #[test]
+    fn a_log_axis_too_narrow_for_round_values_is_labelled_at_its_ends() {
+        let ticks = log_ticks(&(330.0..345.0));
+        assert_eq!(ticks.len(), 2, "{ticks:?}");
+        assert!(
+            ticks.iter().all(|t| (330.0..=345.0).contains(t)),
+            "{ticks:?}"
+        );
+    }
 }

@@ -235,23 +235,6 @@ fn label(c: Contender) -> String {
         .map_or(name.clone(), str::to_owned)
 }
 
-/// The ticks of a log axis over `range`: 1, 2 and 5 times each power of ten inside it, so
-/// that every figure has labels and none run into each other.
-fn one_two_five_points(range: &std::ops::Range<f64>) -> Vec<f64> {
-    let mut points = Vec::new();
-    let mut decade = 10f64.powf(range.start.log10().floor());
-    while decade <= range.end {
-        for m in [1.0, 2.0, 5.0] {
-            let v = m * decade;
-            if range.contains(&v) {
-                points.push(v);
-            }
-        }
-        decade *= 10.0;
-    }
-    points
-}
-
 const COLOURS: [RGBColor; 2] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40)];
 
 /// One figure: peak RSS against minor faults (both log scales), one point per contender and
@@ -276,10 +259,10 @@ pub fn figure(results: &Results, corpus: &str) -> Result<String, String> {
             .build_cartesian_2d(
                 x.clone()
                     .log_scale()
-                    .with_key_points(one_two_five_points(&x)),
+                    .with_key_points(crate::export::svg::log_ticks(&x)),
                 y.clone()
                     .log_scale()
-                    .with_key_points(one_two_five_points(&y)),
+                    .with_key_points(crate::export::svg::log_ticks(&y)),
             )
             .map_err(err)?;
         chart
