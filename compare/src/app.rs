@@ -506,7 +506,16 @@ fn measure(
         stop: interrupt.flag(),
         outputs,
         progress: &progress,
+        gate: schedule.quiet_gate(results.settings.command.is_some()),
     };
+    if let Some(gate) = &runner.gate {
+        eprintln!(
+            "quiet gate: before each run, waiting up to {} s until other processes keep at \
+             most {:.2} CPUs busy (--quiet-wait, --quiet-cpus)",
+            gate.max_wait.as_secs(),
+            gate.threshold_cpus
+        );
+    }
     runner.run(results).map_err(anyhow::Error::from)
 }
 

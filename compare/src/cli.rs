@@ -28,7 +28,7 @@ pub struct Cli {
 pub enum Command {
     /// The publication's matrix: five corpora at 1 and 8 checkers, written as a report
     /// beside the published figures.
-    Reproduce(ReproduceArgs),
+    Reproduce(Box<ReproduceArgs>),
     /// Renders the table and reports from an existing JSON results file, running nothing.
     Report(ReportArgs),
     /// Predicts every slice policy's minor faults and peak RSS from the slice-nohuge carve
@@ -174,6 +174,22 @@ pub struct ScheduleArgs {
     /// Print the cells this process would run (with --shard, its share) and run nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Before each run, wait up to this many seconds for a quiet machine (other processes
+    /// keeping at most --quiet-cpus CPUs busy); 0 turns the gate off. Default: 30 for the
+    /// checker and tsc workloads, off for --command.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(0..=3600))]
+    pub quiet_wait: Option<u64>,
+    /// The quiet gate's threshold: the CPUs other processes may keep busy (over 0.25 s)
+    /// on a machine that counts as quiet.
+    #[arg(long, value_name = "CPUS", default_value_t = 0.2, value_parser = parse_cpus)]
+    pub quiet_cpus: f64,
+}
+
+fn parse_cpus(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(cpus) if cpus.is_finite() && cpus >= 0.0 => Ok(cpus),
+        _ => Err(format!("`{text}` is not a number of CPUs (0 or more)")),
+    }
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {
@@ -190,7 +206,22 @@ pub const BAKEOFF_ROUNDS: RoundDefaults = RoundDefaults {
     max_runs: 16,
 };
 
+/// How long a run waits for a quiet machine when --quiet-wait is not given.
+pub const QUIET_WAIT_S: u64 = 30;
+
 impl ScheduleArgs {
+    /// The quiet gate this bake-off runs (`None`: off); `command` says whether it measures
+    /// `--command`s, where the gate is off unless asked for.
+    pub fn quiet_gate(&self, command: bool) -> Option<crate::benchmark::quiet::QuietGate> {
+        let wait = self
+            .quiet_wait
+            .unwrap_or(if command { 0 } else { QUIET_WAIT_S });
+        (wait > 0).then(|| crate::benchmark::quiet::QuietGate {
+            max_wait: std::time::Duration::from_secs(wait),
+            threshold_cpus: self.quiet_cpus,
+        })
+    }
+
     /// `(min_runs, max_runs, precision_pct)`: fixed rounds with --runs, else rounds from
     /// --min-runs until --precision or --max-runs. Checked by [`check_rounds`] once a
     /// resumed plan has been merged in.

@@ -263,6 +263,23 @@ pub struct Covariates {
     /// `benchmark::layout`.
     #[serde(default)]
     pub env_padding_bytes: usize,
+    /// What the quiet gate saw before the run; absent where no gate ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quiet: Option<QuietCheck>,
+}
+
+/// What the quiet gate (`benchmark::quiet`) saw before one run.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct QuietCheck {
+    /// How long the run waited for a quiet machine, in seconds (0: it was quiet at once).
+    pub waited_s: f64,
+    /// The CPUs other processes kept busy in the gate's last window.
+    pub other_cpus: f64,
+    /// The 1-minute load average as the run started (where /proc/loadavg could be read).
+    #[serde(default)]
+    pub load1: Option<f64>,
+    /// Whether the machine was quiet as the run started (false: the wait ran out).
+    pub quiet: bool,
 }
 
 /// The size of the input and of the checker's state, as the child counted it.

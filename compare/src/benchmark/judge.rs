@@ -38,6 +38,7 @@ pub fn measured_run(round: usize, measured: &Measurement) -> Run {
             voluntary_switches: measured.rusage.voluntary_switches,
             steal_s: measured.steal_s,
             env_padding_bytes: 0,
+            quiet: None,
         },
         kernel: measured.vmstat.clone().map(|deltas| {
             let own = measured.rusage.minor_faults + measured.rusage.major_faults;

@@ -10,6 +10,7 @@ pub mod judge;
 pub mod launcher;
 pub mod layout;
 pub mod measure;
+pub mod quiet;
 pub mod resume;
 pub mod runner;
 pub mod schedule;

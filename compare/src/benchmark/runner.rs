@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::benchmark::launcher::{Launcher, Request};
 use crate::benchmark::layout;
 use crate::benchmark::measure::{self, Exit};
+use crate::benchmark::quiet::QuietGate;
 use crate::benchmark::schedule::{self, Group, Slot};
 use crate::export::{ExportError, Outputs};
 use crate::output::progress::Progress;
@@ -31,6 +32,8 @@ pub struct Runner<'a> {
     pub stop: &'a AtomicBool,
     pub outputs: &'a Outputs,
     pub progress: &'a Progress,
+    /// Waits for a quiet machine before each run; `None`: off.
+    pub gate: Option<QuietGate>,
 }
 
 /// The runs known to be still needed, in order: for each corpus and checker count with
@@ -189,6 +192,12 @@ impl Runner<'_> {
             slot.round + 1,
         );
         self.progress.begin(&label);
+        let quiet = self
+            .gate
+            .and_then(|gate| gate.wait(self.stop, self.progress));
+        if self.stop.load(Ordering::SeqCst) {
+            return Ok(Outcome::Interrupted);
+        }
         let request = Request {
             contender: slot.contender,
             corpus: &corpus,
@@ -215,6 +224,7 @@ impl Runner<'_> {
             Err(error) => failed_to_start(slot.round, &error),
         };
         run.covariates.env_padding_bytes = padding;
+        run.covariates.quiet = quiet;
         if !run.status.is_ok() {
             self.progress.warn(&format!("{label}: {}", run.status));
         }

@@ -75,6 +75,15 @@ const COLUMNS: &[Column] = &[
     ("env_padding_bytes", |l| {
         opt(l.covariates.map(|c| c.env_padding_bytes))
     }),
+    ("quiet_waited_s", |l| {
+        opt(l.covariates.and_then(|c| c.quiet).map(|q| q.waited_s))
+    }),
+    ("quiet_other_cpus", |l| {
+        opt(l.covariates.and_then(|c| c.quiet).map(|q| q.other_cpus))
+    }),
+    ("started_quiet", |l| {
+        opt(l.covariates.and_then(|c| c.quiet).map(|q| q.quiet))
+    }),
     ("rounds", |l| opt(wall(l).map(|w| w.rounds))),
     ("wall_pct", |l| percent(l, Metric::Wall)),
     ("wall_low_pct", |l| {

@@ -181,6 +181,18 @@ pub fn render_with(results: &Results, figures: &[Figure], curves: &[scaling::Fig
             standing_out.to_markdown()
         );
     }
+    if let Some(gate) = crate::output::quiet::summary(results) {
+        let _ = writeln!(out, "## The quiet gate\n\n{gate}.\n");
+        let busy = crate::output::quiet::busy_runs(results);
+        if !busy.rows.is_empty() {
+            let _ = writeln!(
+                out,
+                "Runs started on a busy machine (the wait for other processes to quiet down \
+                 ran out):\n\n{}",
+                busy.to_markdown()
+            );
+        }
+    }
     let notes = table::digest_notes(results);
     if !notes.is_empty() {
         let _ = writeln!(out, "## Workload digests\n");

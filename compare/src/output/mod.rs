@@ -2,5 +2,6 @@
 //! the end.
 pub mod kernel;
 pub mod progress;
+pub mod quiet;
 pub mod report;
 pub mod table;

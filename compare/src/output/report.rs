@@ -78,6 +78,13 @@ pub fn render_text(results: &Results, detail: Detail) -> String {
             );
         }
     }
+    if let Some(gate) = crate::output::quiet::summary(results) {
+        let _ = writeln!(out, "{}\n", line(&gate));
+    }
+    let busy = crate::output::quiet::busy_runs(results);
+    if !brief && !busy.rows.is_empty() {
+        let _ = writeln!(out, "runs started on a busy machine\n{}", table(&busy));
+    }
     for note in table::digest_notes(results) {
         let _ = writeln!(out, "{}\n", line(&format!("note: {note}")));
     }

@@ -15,6 +15,7 @@ fn run(launcher: &FakeLauncher, results: &mut Results) -> Outcome {
         stop: &stop,
         outputs: &Outputs::new(),
         progress: &Progress::hidden(),
+        gate: None,
     };
     runner.run(results).unwrap()
 }
@@ -125,6 +126,7 @@ fn every_export_is_rewritten_after_each_run() {
         stop: &stop,
         outputs: &outputs,
         progress: &Progress::hidden(),
+        gate: None,
     }
     .run(&mut results)
     .unwrap();

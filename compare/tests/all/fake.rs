@@ -230,6 +230,8 @@ pub fn compare_on_children(
             "--warmup",
             "0",
             "--no-calibration",
+            "--quiet-wait",
+            "0",
         ])
         .arg("--children")
         .arg(children)

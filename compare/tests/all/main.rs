@@ -11,6 +11,7 @@ mod model;
 mod no_fetch;
 mod nothing_lost;
 mod precision;
+mod quiet_gate;
 mod report;
 mod resume;
 mod resume_plan;

@@ -176,7 +176,16 @@ fn signalled_at(dir: &Path, line: &str, sig: libc::c_int) -> (Option<i32>, Strin
     let children = crate::fake::mimalloc_children("exec sleep 120");
     let mut parent = Command::new(env!("CARGO_BIN_EXE_compare"))
         .args(["--contenders", "mimalloc", "--baseline", "mimalloc"])
-        .args(["--checkers", "1", "--runs", "1", "--warmup", "0"])
+        .args([
+            "--checkers",
+            "1",
+            "--runs",
+            "1",
+            "--warmup",
+            "0",
+            "--quiet-wait",
+            "0",
+        ])
         .arg("--children")
         .arg(children.path())
         .args(["--json", "runs.json"])

@@ -18,6 +18,7 @@ fn run(launcher: &FakeLauncher, results: &mut Results) -> Outcome {
         stop: &stop,
         outputs: &Outputs::new(),
         progress: &Progress::hidden(),
+        gate: None,
     }
     .run(results)
     .unwrap()

@@ -24,6 +24,7 @@ fn an_interrupted_bake_off_keeps_finished_runs_and_resume_does_only_the_rest() {
         stop: &STOP,
         outputs: &outputs,
         progress: &Progress::hidden(),
+        gate: None,
     }
     .run(&mut results)
     .unwrap();
@@ -44,6 +45,7 @@ fn an_interrupted_bake_off_keeps_finished_runs_and_resume_does_only_the_rest() {
         stop: &stop,
         outputs: &outputs,
         progress: &Progress::hidden(),
+        gate: None,
     }
     .run(&mut resumed)
     .unwrap();
@@ -68,6 +70,7 @@ fn a_finished_bake_off_has_nothing_pending_not_even_warm_ups() {
         stop: &stop,
         outputs: &Outputs::new(),
         progress: &Progress::hidden(),
+        gate: None,
     }
     .run(&mut results)
     .unwrap();
@@ -115,6 +118,7 @@ fn resuming_a_finished_file_keeps_its_plan_and_runs_nothing() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_compare"))
         .arg("--resume")
         .arg(&file)
+        .args(["--quiet-wait", "0"])
         .current_dir(dir.path())
         .env("CHECKBENCH_CACHE", dir.path().join("cache"))
         .output()
@@ -146,6 +150,7 @@ fn a_child_killed_by_ctrl_c_stops_the_bake_off_without_recording_a_failure() {
         stop: &stop,
         outputs: &Outputs::new(),
         progress: &Progress::hidden(),
+        gate: None,
     }
     .run(&mut results)
     .unwrap();
@@ -177,6 +182,7 @@ fn a_resumed_plan_keeps_the_rounds_the_command_line_does_not_name() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_compare"))
         .arg("--resume")
         .arg(&file)
+        .args(["--quiet-wait", "0"])
         .args(["--max-runs", "2"])
         .current_dir(dir.path())
         .env("CHECKBENCH_CACHE", dir.path().join("cache"))

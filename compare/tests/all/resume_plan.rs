@@ -9,7 +9,14 @@ fn children() -> tempfile::TempDir {
 
 fn compare(dir: &Path, children: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_compare"))
-        .args(["--warmup", "0", "--no-calibration", "--children"])
+        .args([
+            "--warmup",
+            "0",
+            "--no-calibration",
+            "--quiet-wait",
+            "0",
+            "--children",
+        ])
         .arg(children)
         .args(args)
         .current_dir(dir)

@@ -44,6 +44,7 @@ fn run(results: &mut Results, json: Option<&Path>) -> Vec<(String, String, usize
         stop: &stop,
         outputs: &outputs,
         progress: &Progress::hidden(),
+        gate: None,
     }
     .run(results)
     .unwrap();
@@ -469,6 +470,7 @@ fn children(ran: &Path) -> tempfile::TempDir {
 
 fn compare(dir: &Path, children: &Path, extra: &[&str]) -> Output {
     Command::new(COMPARE)
+        .args(["--quiet-wait", "0"])
         .args([
             "--contenders",
             "mimalloc",

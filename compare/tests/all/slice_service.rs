@@ -20,6 +20,7 @@ fn hybrid_status(change: fn(&mut SliceReport)) -> String {
         stop: &stop,
         outputs: &Outputs::new(),
         progress: &Progress::hidden(),
+        gate: None,
     }
     .run(&mut results)
     .unwrap();
