@@ -19,7 +19,7 @@
 # Rounds: ROUNDS (default 3); each round runs every workload under every allocator, in an order
 #   shuffled per round. WORKLOADS (default all 13) picks some.
 # Output is correct when the run exits 0 and, for the deterministic workloads (cfrac, espresso,
-#   barnes), its output equals glibc's (barnes without its timing lines); for the others, when it
+#   barnes), its output equals glibc's (barnes without its clock readings); for the others, when it
 #   exits 0 and reports no corruption (mstress and alloc-test check their blocks themselves).
 # Writes OUT_DIR/runs.tsv (one line a run), OUT_DIR/summary.md (medians and ranges over rounds),
 #   the outputs and statistics lines (default OUT_DIR: target/mimalloc-bench). Needs gcc, g++,
@@ -129,8 +129,9 @@ except (OSError, ValueError):
 out = open(tag + ".out", errors="replace").read()
 err = open(tag + ".err", errors="replace").read()
 def shown(text):
-    # barnes prints its own timings; everything else it prints is the simulation's result.
-    return [l for l in text.splitlines() if not re.search(r"time", l, re.I)]
+    # barnes prints its own clock readings (COMPUTESTART, COMPUTEEND, ...TIME); everything
+    # else it prints is the simulation's result.
+    return [l for l in text.splitlines() if not re.search(r"time|start|end", l, re.I)]
 if rc != "0":
     ok = "failed"
 elif re.search(r"corrupt|error|abort|assert|segmentation", out + err, re.I):
