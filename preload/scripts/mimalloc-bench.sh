@@ -7,17 +7,19 @@
 #
 # mimalloc-bench's sources are not fetched, vendored or committed here: CHECKOUT is a clone of
 # the mimalloc-bench repository (daanx/mimalloc-bench on GitHub) that you provide; only its
-# bench/ folder is read. The binaries are built with gcc/g++ -O2 from the same sources and
-# definitions as its bench/CMakeLists.txt (no cmake needed) into OUT_DIR/bin, and run with the
-# arguments of its bench.sh for this machine's CPU count (PROCS, default nproc).
+# bench/ folder is read. The binaries are built with gcc/g++ from the same sources and
+# definitions as its bench/CMakeLists.txt (no cmake needed) into OUT_DIR/bin, at -O2 without
+# NDEBUG (its CMake Release build uses -O3 -DNDEBUG; here the programs' own asserts stay on), and
+# run with the arguments of its bench.sh for this machine's CPU count (PROCS, default nproc).
 #
 # Workloads: cfrac espresso barnes larson-sized alloc-test xmalloc-test cache-thrash
 #   cache-scratch malloc-large mstress rptest glibc-simple glibc-thread (sh6bench and sh8bench
 #   are downloaded by mimalloc-bench's own build and are not in its repository: not run).
 # Allocators: ALLOCATORS (default "glibc nohuge hybrid huge adaptive nohuge+drain hybrid+drain
 #   huge+drain"); each name but glibc is a CHECKBENCH_SLICE policy (see alloc/README.md).
-# Rounds: ROUNDS (default 3); each round runs every workload under every allocator, in an order
-#   shuffled per round. WORKLOADS (default all 13) picks some.
+# Rounds: ROUNDS (default 3); each round runs every workload under every allocator, glibc first
+#   (its output is the reference), the others in an order shuffled per round. WORKLOADS (default
+#   all 13) picks some.
 # Output is correct when the run exits 0 and, for the deterministic workloads (cfrac, espresso,
 #   barnes), its output equals glibc's (barnes without its clock readings); for the others, when it
 #   exits 0 and reports no corruption (mstress and alloc-test check their blocks themselves).
@@ -29,7 +31,7 @@ cd "$(dirname "$0")/../.."
 ROOT=$PWD
 SRC=${1:-${MIMALLOC_BENCH:-}}
 if [[ -z $SRC || ! -f $SRC/bench/xmalloc-test/xmalloc-test.c ]]; then
-  sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,/^set /p' "$0" | grep '^#' | sed 's/^# \{0,1\}//' >&2
   echo "error: give the path of your mimalloc-bench checkout (argument or MIMALLOC_BENCH)" >&2
   exit 2
 fi
