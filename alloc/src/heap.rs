@@ -16,8 +16,8 @@ use crate::os::{self, Advice};
 use crate::policy::{Policy, ThpPolicy};
 use crate::stats::{ClassStats, FallbackCounters, Reason, Stats, Totals, add_owned};
 use crate::{
-    BLOCK_ALIGN, BLOCK_SHIFT, CLASS_BITS, CLASS_COUNT, HUGE_PAGE, MAX_ARENAS, MAX_SMALL,
-    POPULATE_STEP,
+    BLOCK_ALIGN, BLOCK_SHIFT, CLASS_BITS, CLASS_COUNT, DRAIN_STEP, HUGE_PAGE, MAX_ARENAS,
+    MAX_SMALL, POPULATE_STEP,
 };
 
 /// Bytes of a block of `class`: 16, 32, ..., 512.
@@ -68,10 +68,13 @@ pub(crate) struct ClassState {
     free: AtomicUsize,
     /// Next block to carve; 0 until the slice's first use.
     bump: AtomicUsize,
-    /// The bump pointer may not pass it: the switch point, then the slice end. Invariant:
-    /// `bump <= limit`, both 0 before first use.
+    /// The bump pointer may not pass it: the switch point, then the slice end (under
+    /// `+populate` and `+drain`, steps on the way to them). Invariant: `bump <= limit`, both 0
+    /// before first use.
     limit: AtomicUsize,
     reuses: AtomicU64,
+    /// Blocks moved from the remote stack to the free list.
+    drained: AtomicU64,
     slow_paths: AtomicU64,
     switches: AtomicU64,
 }
@@ -83,6 +86,7 @@ impl ClassState {
             bump: AtomicUsize::new(0),
             limit: AtomicUsize::new(0),
             reuses: AtomicU64::new(0),
+            drained: AtomicU64::new(0),
             slow_paths: AtomicU64::new(0),
             switches: AtomicU64::new(0),
         }
@@ -179,6 +183,17 @@ unsafe fn pop_into(state: &ClassState, head: usize, zero_len: usize) {
         // SAFETY: the block is at least zero_len bytes (the request's size maps to this class)
         // and now belongs to the requester.
         unsafe { ptr::write_bytes(head as *mut u8, 0, zero_len) };
+    }
+}
+
+/// The next limit from `from` on the way to `to` (both in one slice): `to` itself, or under
+/// `+drain` the next [`DRAIN_STEP`] boundary before it, so that the slow path, and with it the
+/// drain of the class's remote stack, comes once per step carved.
+fn step_towards(policy: Policy, from: usize, to: usize) -> usize {
+    if policy.drain {
+        ((from / DRAIN_STEP + 1) * DRAIN_STEP).min(to)
+    } else {
+        to
     }
 }
 
@@ -377,25 +392,32 @@ impl Core {
             return false;
         }
         let state = &arena.classes[class];
-        let old = state.free.load(Relaxed);
-        if old != 0 {
-            let mut tail = chain;
-            // SAFETY: the chain is a list of free blocks of this class, each linking to the next
-            // through its first word (written before the Release push we acquired).
-            unsafe {
-                while (tail as *const usize).read() != 0 {
-                    tail = (tail as *const usize).read();
+        // The chain is walked to its tail, to link the free list behind it and to count it.
+        let mut tail = chain;
+        let mut blocks = 1;
+        // SAFETY: the chain is a list of free blocks of this class, each linking to the next
+        // through its first word (written before the Release push we acquired); they are ours.
+        unsafe {
+            loop {
+                let next = (tail as *const usize).read();
+                if next == 0 {
+                    break;
                 }
-                (tail as *mut usize).write(old);
+                tail = next;
+                blocks += 1;
             }
+            (tail as *mut usize).write(state.free.load(Relaxed));
         }
         state.free.store(chain, Relaxed);
+        state
+            .drained
+            .store(state.drained.load(Relaxed) + blocks, Relaxed);
         true
     }
 
     /// The slow path of arena `index`: remote frees, the next nursery span (adaptive), first
-    /// use of the slice (set bump and the first limit), the switch, exhaustion (system
-    /// fallback).
+    /// use of the slice (set bump and the first limit), the next `+populate` or `+drain` step,
+    /// the switch, exhaustion (system fallback).
     ///
     /// # Safety
     /// The calling thread owns arena `index`; `class` is `route(layout)`'s class.
@@ -443,21 +465,33 @@ impl Core {
             // The nursery is spent: the class carves its own slice from its start.
             limit = 0;
         }
+        let switch_at = switch.map(|switch| start + switch);
         if limit == 0 {
-            let first = match switch {
-                Some(switch) if policy.populate => self.populate_step(start, start + switch),
-                Some(switch) => start + switch,
-                None => end,
+            let first = match switch_at {
+                Some(switch_at) if policy.populate => self.populate_step(start, switch_at),
+                Some(switch_at) => step_towards(policy, start, switch_at),
+                None => step_towards(policy, start, end),
             };
             state.limit.store(first, Relaxed);
             state.bump.store(start, Relaxed);
         } else {
-            match switch {
-                Some(switch) if policy.populate && limit < start + switch => {
-                    let next = self.populate_step(limit, start + switch);
+            match switch_at {
+                Some(switch_at) if limit < switch_at => {
+                    debug_assert!(policy.populate || policy.drain, "a step without a stepper");
+                    let next = if policy.populate {
+                        self.populate_step(limit, switch_at)
+                    } else {
+                        step_towards(policy, limit, switch_at)
+                    };
                     state.limit.store(next, Relaxed);
                 }
-                _ if limit < end => self.switch(state, start, limit, end, policy),
+                Some(switch_at) if limit == switch_at => {
+                    self.switch(state, start, switch_at, end, policy);
+                    state
+                        .limit
+                        .store(step_towards(policy, switch_at, end), Relaxed);
+                }
+                _ if limit < end => state.limit.store(step_towards(policy, limit, end), Relaxed),
                 _ => {}
             }
         }
@@ -480,7 +514,7 @@ impl Core {
     }
 
     /// Crosses the switch point of a hybrid slice: the rest of the slice (from the first 2 MiB
-    /// boundary at or after the switch point) gets `HUGEPAGE`, the limit becomes the slice end.
+    /// boundary at or after the switch point) gets `HUGEPAGE`; the caller raises the limit.
     /// With `+collapse` the whole slice gets `HUGEPAGE` and the prefix is collapsed now.
     fn switch(
         &self,
@@ -498,7 +532,6 @@ impl Core {
             let huge_from = switch_at.next_multiple_of(HUGE_PAGE).min(end);
             self.advise(huge_from, end - huge_from, Advice::Huge);
         }
-        state.limit.store(end, Relaxed);
         add_owned(&state.switches);
     }
 
@@ -674,6 +707,7 @@ impl Core {
                     reuses,
                     allocs: (carved / class_size(class)) as u64 + reuses,
                     remote_frees: arena.remote[class].pushes.load(Relaxed),
+                    remote_drained: state.drained.load(Relaxed),
                     slow_paths: state.slow_paths.load(Relaxed),
                     switches: state.switches.load(Relaxed),
                 };

@@ -37,6 +37,10 @@ pub const MAX_ARENAS: usize = 32;
 pub const HUGE_PAGE: usize = 1 << 21; // 2 MiB
 /// How far ahead of the bump pointer `+populate` prefaults small pages, one slow path per step.
 pub const POPULATE_STEP: usize = 1 << 20; // 1 MiB
+/// How far the limit of a `+drain` slice moves at a time: every step's slow path takes the
+/// class's remote stack before carving on, so a class carves at most this much past the moment
+/// its remote stack last held a block.
+pub const DRAIN_STEP: usize = 1 << 16; // 64 KiB
 /// log2 of the first slice size the global instance tries: 1 GiB (a 1 TiB reservation).
 pub const MAX_SLICE_SHIFT: u32 = 30; // 1 GiB
 /// log2 of the last slice size the global instance tries: 4 MiB (a 4 GiB reservation).

@@ -26,9 +26,12 @@ pub enum ThpPolicy {
     Adaptive,
 }
 
-/// The policy read from `CHECKBENCH_SLICE` at start: a THP policy plus the two ablations the
-/// reference measured and rejected. The ablations act on the small-page prefix of a hybrid slice,
-/// so they are only accepted with `hybrid`.
+/// The policy read from `CHECKBENCH_SLICE` at start: a THP policy, the two ablations the
+/// reference measured and rejected, and one departure from the reference, `+drain`. The
+/// ablations act on the small-page prefix of a hybrid slice, so they are only accepted with
+/// `hybrid`; `+drain` is accepted with `nohuge`, `huge` and `hybrid` (not with `+populate`, which
+/// steps the limit its own way), and never with `adaptive`, whose 4 KiB spans already send a
+/// class to its slow path, and so to its remote stack, every 4 KiB carved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Policy {
     /// When slices get `MADV_HUGEPAGE`.
@@ -39,6 +42,12 @@ pub struct Policy {
     /// `+collapse`: at the switch, advise the whole slice `MADV_HUGEPAGE` and `MADV_COLLAPSE`
     /// its small-page prefix.
     pub collapse: bool,
+    /// `+drain` (off by default; not in the reference): the limit steps through the slice
+    /// [`DRAIN_STEP`](crate::DRAIN_STEP) at a time, and every step's slow path takes the class's
+    /// remote stack before it carves further. Without it, as in the reference, a remote-freed
+    /// block waits until the slice's limit is reached (its end under `nohuge` and `huge`), so a
+    /// class whose blocks die on other threads keeps carving fresh memory.
+    pub drain: bool,
 }
 
 /// Largest accepted switch point, in MiB (64 GiB).
@@ -50,10 +59,12 @@ impl Policy {
         thp: ThpPolicy::Hybrid { switch_at_mib: 8 },
         populate: false,
         collapse: false,
+        drain: false,
     };
 
     /// Parses the `CHECKBENCH_SLICE` spelling (`nohuge`, `huge`, `adaptive`, `hybrid`, `hybrid@N`, the
-    /// latter two optionally followed by `+populate` and/or `+collapse`) without allocating.
+    /// latter two optionally followed by `+populate` and/or `+collapse`; all but `adaptive`
+    /// optionally followed by `+drain`) without allocating.
     pub fn parse_bytes(text: &[u8]) -> Option<Policy> {
         let mut parts = text.split(|&b| b == b'+');
         let thp = match parts.next()? {
@@ -69,19 +80,27 @@ impl Policy {
             thp,
             populate: false,
             collapse: false,
+            drain: false,
         };
         for suffix in parts {
-            let flag = match suffix {
-                b"populate" => &mut policy.populate,
-                b"collapse" => &mut policy.collapse,
+            let (flag, allowed) = match suffix {
+                b"populate" => (
+                    &mut policy.populate,
+                    matches!(thp, ThpPolicy::Hybrid { .. }),
+                ),
+                b"collapse" => (
+                    &mut policy.collapse,
+                    matches!(thp, ThpPolicy::Hybrid { .. }),
+                ),
+                b"drain" => (&mut policy.drain, thp != ThpPolicy::Adaptive),
                 _ => return None,
             };
-            if *flag || !matches!(thp, ThpPolicy::Hybrid { .. }) {
+            if *flag || !allowed {
                 return None;
             }
             *flag = true;
         }
-        Some(policy)
+        (!(policy.populate && policy.drain)).then_some(policy)
     }
 
     /// The switch point in bytes from a slice start, for hybrid policies.
@@ -100,7 +119,10 @@ impl Policy {
             ThpPolicy::Hybrid { switch_at_mib } => (2, switch_at_mib),
             ThpPolicy::Adaptive => (3, 0),
         };
-        kind | (self.populate as u64) << 2 | (self.collapse as u64) << 3 | (mib as u64) << 32
+        kind | (self.populate as u64) << 2
+            | (self.collapse as u64) << 3
+            | (self.drain as u64) << 4
+            | (mib as u64) << 32
     }
 
     /// The inverse of [`Policy::encode`].
@@ -117,6 +139,7 @@ impl Policy {
             thp,
             populate: bits & 4 != 0,
             collapse: bits & 8 != 0,
+            drain: bits & 16 != 0,
         }
     }
 }
@@ -150,6 +173,9 @@ impl fmt::Display for Policy {
         if self.collapse {
             write!(f, "+collapse")?;
         }
+        if self.drain {
+            write!(f, "+drain")?;
+        }
         Ok(())
     }
 }
@@ -166,7 +192,8 @@ impl fmt::Display for ParsePolicyError {
         write!(
             f,
             "`{}` is not a slice policy: expected nohuge, huge, adaptive, hybrid or hybrid@N (N in MiB, 1..={}), \
-             the hybrid ones optionally followed by +populate and/or +collapse",
+             the hybrid ones optionally followed by +populate and/or +collapse, all but adaptive optionally \
+             followed by +drain (not with +populate)",
             self.input, MAX_SWITCH_MIB
         )
     }
@@ -207,7 +234,7 @@ pub(crate) fn from_env() -> Policy {
 /// Writes the unknown-policy warning to stderr from a stack buffer (no allocation).
 fn report_unknown(text: &[u8]) {
     const HEAD: &[u8] = b"slice-alloc: CHECKBENCH_SLICE=";
-    const TAIL: &[u8] = b" is not a policy (nohuge, huge, adaptive, hybrid, hybrid@N, +populate, +collapse); using hybrid@8\n";
+    const TAIL: &[u8] = b" is not a policy (nohuge, huge, adaptive, hybrid, hybrid@N, +populate, +collapse, +drain); using hybrid@8\n";
     let shown = &text[..text.len().min(128)];
     let mut buf = [0u8; HEAD.len() + 128 + TAIL.len()];
     let mut len = 0;

@@ -18,6 +18,10 @@ pub struct ClassStats {
     pub reuses: u64,
     /// Blocks freed by a thread that did not own the arena (pushed on its remote stack).
     pub remote_frees: u64,
+    /// Remote frees the owner has moved from the remote stack to its free list (in its slow
+    /// path, or when it claimed the arena). `remote_frees - remote_drained` blocks are waiting
+    /// on the stack, unusable until the owner's next slow path.
+    pub remote_drained: u64,
     /// Calls of the slow path (first use, limit reached, exhaustion).
     pub slow_paths: u64,
     /// Switch-point crossings (0 or 1 per slice, hybrid policies only).
@@ -31,6 +35,7 @@ impl ClassStats {
         carved_bytes: 0,
         reuses: 0,
         remote_frees: 0,
+        remote_drained: 0,
         slow_paths: 0,
         switches: 0,
     };
@@ -41,6 +46,7 @@ impl ClassStats {
         self.carved_bytes += other.carved_bytes;
         self.reuses += other.reuses;
         self.remote_frees += other.remote_frees;
+        self.remote_drained += other.remote_drained;
         self.slow_paths += other.slow_paths;
         self.switches += other.switches;
     }

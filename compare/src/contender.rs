@@ -53,7 +53,8 @@ pub const DEFAULT_CONTENDERS: &str =
 
 /// Every spelling `Contender::from_str` accepts, for error messages.
 pub const CONTENDER_NAMES: &str = "slice-nohuge, slice-hybrid, slice-huge, slice-adaptive, \
-slice-hybrid@N (N in MiB), slice-hybrid+populate, slice-hybrid+collapse, mimalloc, jemalloc, \
+slice-hybrid@N (N in MiB), slice-hybrid+populate, slice-hybrid+collapse, slice-POLICY+drain \
+(nohuge, huge, hybrid), mimalloc, jemalloc, \
 system; NAME#2 is the A/A control of NAME; ALLOCATOR:KEY=VALUE[,KEY=VALUE...] for mimalloc, \
 jemalloc or system with knobs; preload:NAME=PATH for any malloc; the names of a \
 --contenders-file";
@@ -77,11 +78,13 @@ impl Contender {
         thp: ThpPolicy::NoHuge,
         populate: false,
         collapse: false,
+        drain: false,
     });
     pub const SLICE_HUGE: Contender = Contender::Slice(Policy {
         thp: ThpPolicy::Huge,
         populate: false,
         collapse: false,
+        drain: false,
     });
     pub const SLICE_HYBRID: Contender = Contender::hybrid_at(DEFAULT_SWITCH_MIB);
 
@@ -91,6 +94,7 @@ impl Contender {
             thp: ThpPolicy::Hybrid { switch_at_mib },
             populate: false,
             collapse: false,
+            drain: false,
         })
     }
 
@@ -185,6 +189,9 @@ impl fmt::Display for Contender {
                 }
                 if policy.collapse {
                     write!(f, "+collapse")?;
+                }
+                if policy.drain {
+                    write!(f, "+drain")?;
                 }
                 Ok(())
             }
@@ -291,6 +298,9 @@ mod tests {
             "slice-hybrid@16",
             "slice-hybrid+populate",
             "slice-hybrid+collapse",
+            "slice-nohuge+drain",
+            "slice-hybrid+drain",
+            "slice-huge+drain",
             "mimalloc",
             "jemalloc",
             "system",

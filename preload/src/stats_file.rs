@@ -100,6 +100,7 @@ fn since_fork(stats: &mut Totals, base: &Totals) {
         c.carved_bytes = c.carved_bytes.saturating_sub(b.carved_bytes);
         c.reuses = c.reuses.saturating_sub(b.reuses);
         c.remote_frees = c.remote_frees.saturating_sub(b.remote_frees);
+        c.remote_drained = c.remote_drained.saturating_sub(b.remote_drained);
         c.slow_paths = c.slow_paths.saturating_sub(b.slow_paths);
         c.switches = c.switches.saturating_sub(b.switches);
     }
@@ -265,7 +266,7 @@ fn format(line: &mut Line, stats: &Totals, served: bool, forked: bool) -> fmt::R
     write!(
         line,
         "\"reservation_bytes\":{},\"slice_bytes\":{},\"arenas_claimed\":{},\
-         \"small_requests\":{},\"reuses\":{},\"remote_frees\":{},\"slow_paths\":{},\
+         \"small_requests\":{},\"reuses\":{},\"remote_frees\":{},\"remote_drained\":{},\"slow_paths\":{},\
          \"switches\":{},\"advice_errors\":{},\
          \"fallbacks\":{{\"zero_size\":{},\"too_large\":{},\"over_aligned\":{},\
          \"slice_exhausted\":{},\"no_arena\":{},\"no_reservation\":{},\"total\":{}}},",
@@ -275,6 +276,7 @@ fn format(line: &mut Line, stats: &Totals, served: bool, forked: bool) -> fmt::R
         total(|c| c.allocs),
         total(|c| c.reuses),
         total(|c| c.remote_frees),
+        total(|c| c.remote_drained),
         total(|c| c.slow_paths),
         total(|c| c.switches),
         stats.advice_errors,

@@ -3,6 +3,7 @@
 mod adaptive;
 mod carving;
 mod churn;
+mod drain;
 mod fallbacks;
 mod faults;
 mod policy;
@@ -29,6 +30,7 @@ pub fn hybrid(mib: u32) -> Policy {
         thp: ThpPolicy::Hybrid { switch_at_mib: mib },
         populate: false,
         collapse: false,
+        drain: false,
     }
 }
 
@@ -48,12 +50,21 @@ pub fn every_policy() -> [Policy; 4] {
     ]
 }
 
+/// `policy` with remote frees drained at every step of the limit (`+drain`).
+pub fn drained(policy: Policy) -> Policy {
+    Policy {
+        drain: true,
+        ..policy
+    }
+}
+
 /// A policy without ablations.
 pub fn plain(thp: ThpPolicy) -> Policy {
     Policy {
         thp,
         populate: false,
         collapse: false,
+        drain: false,
     }
 }
 

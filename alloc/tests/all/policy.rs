@@ -61,6 +61,28 @@ fn ablations_are_hybrid_only_and_non_hybrid_has_no_switch() {
     assert!("huge+collapse".parse::<Policy>().is_err());
 }
 
+#[test]
+fn drain_modifies_nohuge_huge_and_hybrid_but_not_adaptive_nor_populate() {
+    for text in [
+        "nohuge+drain",
+        "huge+drain",
+        "hybrid@4+drain",
+        "hybrid+collapse+drain",
+    ] {
+        let policy: Policy = text.parse().expect(text);
+        assert!(policy.drain, "{text}");
+        assert_eq!(policy.to_string().parse::<Policy>(), Ok(policy));
+    }
+    assert!(!"hybrid".parse::<Policy>().unwrap().drain, "off by default");
+    for text in [
+        "adaptive+drain",
+        "hybrid+populate+drain",
+        "nohuge+drain+drain",
+    ] {
+        assert!(text.parse::<Policy>().is_err(), "{text}");
+    }
+}
+
 mod properties {
     use proptest::prelude::*;
     use slice_alloc::{MAX_SWITCH_MIB, Policy, ThpPolicy};
@@ -73,11 +95,14 @@ mod properties {
         ]
         .prop_flat_map(|thp| {
             let hybrid = matches!(thp, ThpPolicy::Hybrid { .. });
-            (any::<bool>(), any::<bool>()).prop_map(move |(populate, collapse)| Policy {
-                thp,
-                populate: populate && hybrid,
-                collapse: collapse && hybrid,
-            })
+            (any::<bool>(), any::<bool>(), any::<bool>()).prop_map(
+                move |(populate, collapse, drain)| Policy {
+                    thp,
+                    populate: populate && hybrid,
+                    collapse: collapse && hybrid,
+                    drain: drain && !(populate && hybrid),
+                },
+            )
         })
     }
 

@@ -110,3 +110,63 @@ fn threads_beyond_the_arenas_fall_back_to_glibc_and_free_correctly() {
     assert!(number(line, "no_arena") > 0, "{line}");
     assert_eq!(number(line, "arenas_claimed"), 32, "{line}");
 }
+
+/// One thread mallocs 64-byte blocks in batches, another frees each batch (remote frees), one
+/// batch live at a time: 64 MiB allocated in all.
+fn producer_and_remote_consumer() {
+    let (to_consumer, batches) = std::sync::mpsc::sync_channel::<Vec<usize>>(0);
+    let (to_producer, acks) = std::sync::mpsc::sync_channel::<()>(0);
+    let consumer = thread::spawn(move || {
+        for batch in batches {
+            for p in batch {
+                // SAFETY: a live malloc block handed to this thread, freed once.
+                unsafe { crate::c::free(p as *mut libc::c_void) };
+            }
+            to_producer.send(()).unwrap();
+        }
+    });
+    for _ in 0..1024 {
+        let batch = (0..1024)
+            // SAFETY: malloc of 64 bytes; checked below.
+            .map(|_| unsafe { crate::c::malloc(64) } as usize)
+            .collect::<Vec<_>>();
+        assert!(batch.iter().all(|&p| p != 0));
+        to_consumer.send(batch).unwrap();
+        acks.recv().unwrap();
+    }
+    drop(to_consumer);
+    consumer.join().expect("the freeing thread");
+}
+
+/// The bytes the statistics line says were carved, over every class.
+fn carved(line: &str) -> u64 {
+    let tag = "\"class_carved_bytes\":[";
+    let start = line.find(tag).expect("class_carved_bytes") + tag.len();
+    let list = &line[start..start + line[start..].find(']').expect("the list's end")];
+    list.split(',').map(|n| n.parse::<u64>().unwrap()).sum()
+}
+
+#[test]
+fn blocks_freed_by_another_thread_are_drained_under_drain_and_wait_without_it() {
+    if in_child() {
+        producer_and_remote_consumer();
+        return;
+    }
+    let test =
+        "threads::blocks_freed_by_another_thread_are_drained_under_drain_and_wait_without_it";
+    let lines = run_preloaded(test, "nohuge");
+    let line = child_line(&lines);
+    assert!(number(line, "remote_frees") >= 1 << 20, "{line}");
+    assert!(number(line, "remote_drained") < 1 << 10, "{line}");
+    assert!(carved(line) >= 64 << 20, "every block carved: {line}");
+
+    let lines = run_preloaded(test, "nohuge+drain");
+    let line = child_line(&lines);
+    let (frees, drained) = (number(line, "remote_frees"), number(line, "remote_drained"));
+    // A batch may still wait at exit, and the harness frees a few blocks of its own remotely.
+    assert!(frees >= 1 << 20 && drained + 2048 >= frees, "{line}");
+    assert!(
+        carved(line) < 4 << 20,
+        "a batch and a few steps carved: {line}"
+    );
+}
