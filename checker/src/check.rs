@@ -178,11 +178,11 @@ pub struct Checker<'a, 'b> {
     type_depth: u32,
     inst_depth: u32,
     /// Set when an instantiation hit a limit or a conditional type was resolved by a
-    /// relation that leaned on an assumption: such results are not cached, so caches never
+    /// relation that leaned on an assumption: such results are not cached (but by the
+    /// declaration caches, with the limits met, see `check/scope.rs`), so caches never
     /// depend on the order in which types were asked for. Like [`Self::lean`] and
-    /// [`Self::assumed`], cleared and handed on by `check/scope.rs`'s `CacheScope` (its
-    /// bits: `scope::DECLARATION_TAINT`, `scope::CONTEXT_TAINT`).
-    inst_taint: u8,
+    /// [`Self::assumed`], cleared and handed on by `check/scope.rs`'s `CacheScope`.
+    inst_taint: bool,
     /// Inside a const context (the operand of `as const`, and the literals, parentheses
     /// and conditionals nested in it): literals keep their types, arrays are tuples.
     const_context: bool,
@@ -267,7 +267,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             depth: 0,
             type_depth: 0,
             inst_depth: 0,
-            inst_taint: 0,
+            inst_taint: false,
             const_context: false,
             cond_infer: 0,
             cond_constraints: FxHashMap::default(),

@@ -3,6 +3,7 @@
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
+use super::limits::Decided;
 use super::{Checker, ConstraintKey};
 use crate::bind::{DeclRef as BDecl, SymbolId, flags};
 use crate::diag::Code;
@@ -125,6 +126,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         let mode = (generic_args as u8) | (generic_constraints as u8) << 1;
         let key: ConstraintKey = (params[0], given as u32, mode, args.into());
         if let Some(&v) = self.constraint_checks.get(&key) {
+            self.meet_kept_limits(&Decided::Check(key));
             return v;
         }
         // Only a check started outside any relation, instantiation or alias resolution can
@@ -133,6 +135,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             && self.alias_stack.is_empty()
             && self.inst_depth == 0
             && self.type_depth == 0;
+        let base = self.limits_base();
         let mut scope = self.cache_scope();
         let m = Mapper::new(&scope.types, params, args);
         let mut verdict = None;
@@ -160,8 +163,10 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
         }
         let clean = !scope.met().leaned;
+        let limits = scope.limits_met(base);
         drop(scope);
         if clean && settled {
+            self.keep_limits_met(Decided::Check(key.clone()), limits);
             self.constraint_checks.insert(key, verdict);
         }
         verdict

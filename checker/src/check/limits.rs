@@ -40,12 +40,16 @@
 //!   stopped, what one statement can still make is bounded by its syntax, so one
 //!   checker's table cannot grow without bound whatever the corpus holds.
 //!
-//! **No cache keeps what a limit outside it decided**: a result computed past a limit
-//! taints the computation ([`Checker::taint`], [`Checker::taint_declaration`], see
-//! `check/scope.rs`), so no instantiation, relation or conditional type cache keeps it. A
-//! declaration resolved lazily restarts the instantiation depth and count, so what those
-//! limits decide inside it is its own and its cache keeps it; what a checker knows depends
-//! on which files it checked first only through the type table guard.
+//! **No cache keeps what a limit decided without the limit**: a result computed past a
+//! limit taints the computation ([`Checker::taint`], see `check/scope.rs`), so no
+//! instantiation, relation or conditional type cache keeps it. A declaration resolved
+//! lazily restarts the instantiation depth and count, so what those limits decide inside
+//! it is its own, whoever asks; its cache keeps the result together with the limits met
+//! computing it ([`Decided`]), and a reader meets them again: it is tainted and reports
+//! them at its own node ([`Checker::meet_kept_limits`]), as it would had it computed the
+//! declaration itself. So what a node reports does not depend on which node, in which
+//! file, asked for the declaration first; what a checker knows depends on which files it
+//! checked first only through the type table guard.
 use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -95,8 +99,65 @@ pub(super) struct Limits {
     instantiations: u32,
     /// The relation in progress (saved and replaced where a new relation starts).
     relation: RelationState,
-    /// The node and code a limit last reported (one diagnostic per node for each).
-    reported: Option<(u32, u32, Code)>,
+    /// The codes a limit reported at the current node or at a node nested in it (one
+    /// diagnostic per node and code; a node does not report again what a node inside it
+    /// reported, as a statement reading its annotation's type after the annotation).
+    node_codes: Vec<Code>,
+    /// Nodes the main walk has entered (the depth of `current`).
+    entered: u32,
+    /// Every limit met since the main walk's top-level statement started (once per
+    /// innermost cache scope): what a declaration cache keeps with its result
+    /// ([`Checker::limits_met`]).
+    met: Vec<LimitMet>,
+    /// Where the innermost cache scope's part of `met` starts.
+    floor: usize,
+    /// The limits met while each declaration cache's result was computed, for the results a
+    /// limit decided: a reader meets them again ([`Checker::meet_kept_limits`]).
+    kept: FxHashMap<Decided, Rc<[Again]>>,
+}
+
+/// A limit met, with where it was reported (or would have been).
+#[derive(Clone, PartialEq)]
+struct LimitMet {
+    code: Code,
+    message: Rc<str>,
+    /// The checker's `suppress` then (nothing is reported above 0).
+    suppress: u32,
+    /// Nodes entered then, and the current one.
+    entered: u32,
+    at: Option<(u32, u32)>,
+}
+
+/// How a reader of a declaration cache's result meets a limit met computing it again, as
+/// computing it itself would: reported at the reader's current node (met outside any node
+/// the declaration's computation entered), at the node of the declaration it was met at,
+/// or silently (met under lazy inference, which reports nothing).
+#[derive(Clone, PartialEq, Debug)]
+pub(super) enum Again {
+    AtReader(Code, Rc<str>),
+    At((u32, u32), Code, Rc<str>),
+    Silent,
+}
+
+/// Where a declaration starts meeting limits of its own: the `suppress` and entered nodes
+/// of its asker ([`Checker::limits_base`]).
+#[derive(Clone, Copy)]
+pub(super) struct LimitsBase {
+    suppress: u32,
+    entered: u32,
+}
+
+/// A result of a declaration cache: the type of a type node (by `ts_type_key`), of a
+/// symbol in a value position, a return type inferred from a body (by node key), an
+/// alias's declared type, a type parameter's constraint, a constraint check's verdict.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(super) enum Decided {
+    TypeNode((u32, u32, u32)),
+    Value(SymbolId),
+    Return(u64),
+    Declared(SymbolId),
+    Constraint(SymbolId),
+    Check(super::ConstraintKey),
 }
 
 impl Default for Limits {
@@ -110,7 +171,11 @@ impl Default for Limits {
             current: None,
             instantiations: 0,
             relation: RelationState::default(),
-            reported: None,
+            node_codes: Vec::new(),
+            entered: 0,
+            met: Vec::new(),
+            floor: 0,
+            kept: FxHashMap::default(),
         }
     }
 }
@@ -181,18 +246,116 @@ pub(super) enum Identity {
 }
 
 /// A node the main walk entered; `leave_node` restores the one around it.
-pub(super) struct Entered(Option<(u32, u32)>);
+pub(super) struct Entered(Option<(u32, u32)>, Vec<Code>);
 
 impl<'a> Checker<'a, '_> {
     /// The main walk starts checking the node at `pos` of `file`: limits report there, and
     /// the instantiation count starts again (TypeScript's `currentNode`, reset per node).
     pub(super) fn enter_node(&mut self, file: u32, pos: u32) -> Entered {
         self.limits.instantiations = 0;
-        Entered(self.limits.current.replace((file, pos)))
+        self.limits.entered += 1;
+        Entered(
+            self.limits.current.replace((file, pos)),
+            std::mem::take(&mut self.limits.node_codes),
+        )
     }
 
     pub(super) fn leave_node(&mut self, e: Entered) {
         self.limits.current = e.0;
+        self.limits.entered -= 1;
+        let inner = std::mem::replace(&mut self.limits.node_codes, e.1);
+        for code in inner {
+            if !self.limits.node_codes.contains(&code) {
+                self.limits.node_codes.push(code);
+            }
+        }
+    }
+
+    /// A cache scope starts: the limits met from now on are its own. Returns the enclosing
+    /// scope's start, for [`Self::close_limits_met`].
+    pub(super) fn open_limits_met(&mut self) -> usize {
+        std::mem::replace(&mut self.limits.floor, self.limits.met.len())
+    }
+
+    /// The cache scope that started at `floor` ends; what it met stays for the enclosing
+    /// ones.
+    pub(super) fn close_limits_met(&mut self, floor: usize) {
+        self.limits.floor = floor;
+    }
+
+    /// Where a declaration about to be computed starts meeting limits of its own, for
+    /// [`Self::limits_met`]: taken before it raises `suppress` for lazy inference.
+    pub(super) fn limits_base(&self) -> LimitsBase {
+        LimitsBase {
+            suppress: self.suppress,
+            entered: self.limits.entered,
+        }
+    }
+
+    /// The limits met inside the innermost cache scope so far, a declaration's computed
+    /// from `base`, as its readers are to meet them again; `None` if none was met.
+    pub(super) fn limits_met(&self, base: LimitsBase) -> Option<Rc<[Again]>> {
+        let l = &self.limits;
+        let mut again: Vec<Again> = Vec::new();
+        for m in &l.met[l.floor..] {
+            let a = if m.suppress > base.suppress {
+                Again::Silent
+            } else if m.entered > base.entered
+                && let Some(at) = m.at
+            {
+                Again::At(at, m.code, m.message.clone())
+            } else {
+                Again::AtReader(m.code, m.message.clone())
+            };
+            if !again.contains(&a) {
+                again.push(a);
+            }
+        }
+        (!again.is_empty()).then(|| again.into())
+    }
+
+    /// A declaration cache keeps `what`'s result, which the limits `met` decided.
+    pub(super) fn keep_limits_met(&mut self, what: Decided, met: Option<Rc<[Again]>>) {
+        if let Some(met) = met {
+            self.limits.kept.insert(what, met);
+        }
+    }
+
+    /// A declaration cache gives `what`'s result: where limits decided it, the reader meets
+    /// them again, as it would computing the result itself: it is tainted (so no cache but
+    /// a declaration's keeps what it computes with it) and each limit is reported where
+    /// the computation would have reported it. So a node reports the same limits whether
+    /// or not another node, in another file, asked for the declaration first.
+    pub(super) fn meet_kept_limits(&mut self, what: &Decided) {
+        if self.limits.kept.is_empty() {
+            return;
+        }
+        let Some(met) = self.limits.kept.get(what).cloned() else {
+            return;
+        };
+        self.taint();
+        for a in met.iter() {
+            match a {
+                Again::AtReader(code, message) => {
+                    self.report_limit(self.limits.current, 0, *code, message.clone());
+                }
+                Again::At(at, code, message) => {
+                    self.report_limit(Some(*at), 1, *code, message.clone());
+                }
+                Again::Silent => {
+                    self.suppress += 1;
+                    self.report_limit(None, 0, Code::ExcessivelyDeep, Rc::from(""));
+                    self.suppress -= 1;
+                }
+            }
+        }
+    }
+
+    /// The main walk starts a top-level statement, outside every cache scope: the limits
+    /// met before are no computation's in progress.
+    pub(super) fn forget_limits_met(&mut self) {
+        debug_assert_eq!(self.limits.floor, 0);
+        self.limits.met.clear();
     }
 
     /// A declaration resolved lazily counts its instantiations from 0; the caller's count,
@@ -209,12 +372,30 @@ impl<'a> Checker<'a, '_> {
     /// and code: a report that was not pushed (under lazy inference, or for another file)
     /// does not count, so the main walk reports the limit when it meets it there itself.
     fn report_at_current(&mut self, code: Code, message: String) {
-        if let Some((file, pos)) = self.limits.current
-            && self.limits.reported != Some((file, pos, code))
+        self.report_limit(self.limits.current, 0, code, message.into());
+    }
+
+    /// Reports `code` at node `at`, `nested` nodes inside the current one (0: the current
+    /// node itself), once per node and code; and remembers it for the computations in
+    /// progress (`met`), whether or not it was reported.
+    fn report_limit(&mut self, at: Option<(u32, u32)>, nested: u32, code: Code, message: Rc<str>) {
+        let m = LimitMet {
+            code,
+            message,
+            suppress: self.suppress,
+            entered: self.limits.entered + nested,
+            at,
+        };
+        let l = &mut self.limits;
+        if !l.met[l.floor..].contains(&m) {
+            l.met.push(m.clone());
+        }
+        if let Some((file, pos)) = at
+            && !self.limits.node_codes.contains(&code)
             && self.reports_in(file)
         {
-            self.limits.reported = Some((file, pos, code));
-            self.report(file, pos, code, message);
+            self.limits.node_codes.push(code);
+            self.report(file, pos, code, m.message.to_string());
         }
     }
 
@@ -224,13 +405,13 @@ impl<'a> Checker<'a, '_> {
     pub(super) fn instantiation_limited(&mut self) -> Option<TypeId> {
         self.limits.instantiations = self.limits.instantiations.saturating_add(1);
         let message = if self.limits.instantiations >= self.limits.max_instantiations {
-            self.taint_declaration();
+            self.taint();
             TOO_DEEP.to_string()
         } else if self.table_full() {
             self.taint();
             self.table_full_message()
         } else if self.inst_depth >= self.limits.max_depth {
-            self.taint_declaration();
+            self.taint();
             TOO_DEEP.to_string()
         } else {
             return None;
@@ -318,7 +499,7 @@ impl<'a> Checker<'a, '_> {
         if steps < TAIL_RECURSION {
             return None;
         }
-        self.taint_declaration();
+        self.taint();
         self.report_at_current(Code::ExcessivelyDeep, TOO_DEEP.to_string());
         Some(ids::ERROR)
     }

@@ -3,6 +3,7 @@
 //! placeholder is kept only provisionally, until the resolution it leaned on completes.
 
 use super::Checker;
+use super::limits::Decided;
 use crate::bind::SymbolId;
 use crate::types::TypeId;
 
@@ -91,6 +92,7 @@ impl<'a, 'b> Checker<'a, 'b> {
     /// signature), cached or provisional.
     pub(super) fn known_value_type(&mut self, s: SymbolId) -> Option<TypeId> {
         if let Some(t) = self.sym_links.get(&s).and_then(|l| l.value_type) {
+            self.meet_kept_limits(&Decided::Value(s));
             return Some(t);
         }
         self.provisional_type(Resolution::Value(s))

@@ -4,9 +4,7 @@
 //!
 //! - a resolution's placeholder it leaned on (`lean`, see `check/resolution.rs`);
 //! - a limit it ran past, or a conditional type chosen by a relation assumed while in
-//!   progress (`inst_taint`, see `check/limits.rs`): [`DECLARATION_TAINT`] for the limits
-//!   each declaration restarts (the instantiation depth and count, tail recursion),
-//!   [`CONTEXT_TAINT`] for the rest (the type table guard, an assumption);
+//!   progress (`inst_taint`, see `check/limits.rs`);
 //! - an in-progress relation it assumed related (`assumed`, see `check/relations.rs`);
 //! - a lenient relation it met while a variance was measured (`variance.unreliable`,
 //!   see `check/variance.rs`);
@@ -23,12 +21,21 @@
 //! a type node, of a symbol in a value position and an inferred return type are computed
 //! with the instantiation depth and count from 0 ([`CacheScope::restart_limits`]), as if
 //! asked from the top level of a node of its own, so the depth, count and tail-recursion
-//! limits met inside are the declaration's own: its result may be cached with what they
-//! decided, and the caller does not inherit their taint
-//! ([`CacheScope::settle_declaration`]), whose count goes on from where it was. Without
-//! this, an annotation first reached 90 instantiations deep inside another file's type,
-//! or when another file's statement had spent most of the 5,000,000 instantiations, would
-//! keep another type than one reached from the top.
+//! limits met inside are the declaration's own, whoever asks first. Without this, an
+//! annotation first reached 90 instantiations deep inside another file's type, or when
+//! another file's statement had spent most of the 5,000,000 instantiations, would keep
+//! another type than one reached from the top.
+//!
+//! **What a limit decided, a declaration cache keeps with the limits that decided it**:
+//! the declaration caches (type nodes, value types, inferred return types, alias declared
+//! types, type parameter constraints, constraint checks) keep a result a limit decided,
+//! so that the limited declaration is computed once (refusing them made excalidraw's
+//! check recompute the same limited declarations without end), and keep beside it the
+//! limits met while it was computed (`check/limits.rs`, [`Checker::limits_met`]). A
+//! reader of such a result meets them again ([`Checker::meet_kept_limits`]): it is tainted
+//! and each limit is reported at its current node, as if it had computed the declaration
+//! itself. Every other cache refuses a tainted result, so a limit met inside a
+//! declaration reaches every node that depends on it, whichever asked first.
 use std::ops::{Deref, DerefMut};
 
 use super::Checker;
@@ -38,10 +45,11 @@ use super::resolution::NO_LEAN;
 /// started.
 struct Outer {
     lean: usize,
-    inst_taint: u8,
+    inst_taint: bool,
     assumed: bool,
     unreliable: bool,
     partial: u32,
+    limits_floor: usize,
 }
 
 /// A computation whose result a cache keeps: the checker, with the signals cleared for
@@ -79,39 +87,29 @@ impl<'a, 'b> Checker<'a, 'b> {
     pub(super) fn cache_scope(&mut self) -> CacheScope<'_, 'a, 'b> {
         let outer = Outer {
             lean: std::mem::replace(&mut self.lean, NO_LEAN),
-            inst_taint: std::mem::replace(&mut self.inst_taint, 0),
+            inst_taint: std::mem::replace(&mut self.inst_taint, false),
             assumed: std::mem::replace(&mut self.assumed, false),
             unreliable: std::mem::replace(&mut self.variance.unreliable, false),
             partial: self.this.partial,
+            limits_floor: self.open_limits_met(),
         };
         CacheScope { cx: self, outer }
     }
 
-    /// What is being computed depends on the context it was asked in (the instantiation
-    /// count or the table guard, a cycle guard, an assumption): no enclosing cache keeps it.
+    /// A limit, the type table guard, a cycle guard or an assumption decided what is being
+    /// computed: no enclosing cache keeps it, but a declaration's, which keeps the limits
+    /// met with it (see the module documentation).
     pub(super) fn taint(&mut self) {
-        self.inst_taint |= CONTEXT_TAINT;
-    }
-
-    /// A limit each declaration restarts (the instantiation depth or count, tail
-    /// recursion) decided what is being computed: no enclosing cache keeps it, up to the
-    /// declaration being resolved, whose own limit it is.
-    pub(super) fn taint_declaration(&mut self) {
-        self.inst_taint |= DECLARATION_TAINT;
+        self.inst_taint = true;
     }
 }
-
-/// [`Checker::taint_declaration`]'s signal: settled by the declaration being resolved.
-pub(super) const DECLARATION_TAINT: u8 = 1;
-/// [`Checker::taint`]'s signal: kept by every enclosing computation.
-pub(super) const CONTEXT_TAINT: u8 = 2;
 
 impl CacheScope<'_, '_, '_> {
     /// The signals raised since the scope started.
     pub(super) fn met(&self) -> Met {
         Met {
             leaned: self.cx.lean != NO_LEAN,
-            tainted: self.cx.inst_taint != 0,
+            tainted: self.cx.inst_taint,
             assumed: self.cx.assumed,
             unreliable: self.cx.variance.unreliable,
             partial: self.cx.this.partial != self.outer.partial,
@@ -137,12 +135,11 @@ impl CacheScope<'_, '_, '_> {
 
     /// Ends resolving a declaration: the caller's depth and count again (what the
     /// declaration spent is not the caller's, so the caller's limits do not depend on
-    /// whether the declaration was cached), and the limits met inside settled (what they
-    /// decided is the declaration's own, whoever asked).
+    /// whether the declaration was cached). A limit met inside still taints the caller,
+    /// which reads the result as it would read it from the declaration's cache.
     pub(super) fn settle_declaration(&mut self, restarted: Restarted) {
         self.cx.inst_depth = restarted.depth;
         self.cx.resume_instantiation_count(restarted.instantiations);
-        self.cx.inst_taint &= !DECLARATION_TAINT;
     }
 }
 
@@ -167,5 +164,6 @@ impl Drop for CacheScope<'_, '_, '_> {
         cx.inst_taint |= self.outer.inst_taint;
         cx.assumed |= self.outer.assumed;
         cx.variance.unreliable |= self.outer.unreliable;
+        cx.close_limits_met(self.outer.limits_floor);
     }
 }

@@ -5,6 +5,7 @@ use std::rc::Rc;
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
+use super::limits::Decided;
 use super::{Checker, Resolution, narrow, node_key};
 use crate::syntax::fn_param_ann;
 use crate::types::{ObjectType, Param, Signature, SymbolType, TypeId, TypeKind, ids};
@@ -255,6 +256,7 @@ impl<'a, 'b> Checker<'a, 'b> {
     ) -> TypeId {
         let key = node_key(file, lo);
         if let Some(&t) = self.return_types.get(&key) {
+            self.meet_kept_limits(&Decided::Return(key));
             return t;
         }
         if let Some(t) = self.provisional_type(Resolution::Return(key)) {
@@ -264,6 +266,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         let Some(token) = self.begin_resolution(Resolution::Return(key)) else {
             return ids::ANY;
         };
+        let base = self.limits_base();
         self.suppress += 1;
         let mut scope = self.cache_scope();
         let restarted = scope.restart_limits();
@@ -291,9 +294,11 @@ impl<'a, 'b> Checker<'a, 'b> {
         let t = scope.regular_type(t);
         let t = scope.types.widen(t);
         scope.settle_declaration(restarted);
+        let limits = scope.limits_met(base);
         drop(scope);
         self.suppress -= 1;
         if self.end_resolution(token, t) {
+            self.keep_limits_met(Decided::Return(key), limits);
             self.return_types.insert(key, t);
         }
         t

@@ -26,6 +26,7 @@ impl<'a, 'b> Checker<'a, 'b> {
         match program {
             Program::Module(m) => {
                 for item in &m.body {
+                    self.forget_limits_met();
                     if self.table_guard_stops(file, swc_common::Spanned::span(item).lo.0) {
                         break;
                     }
@@ -37,6 +38,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             }
             Program::Script(s) => {
                 for stmt in &s.body {
+                    self.forget_limits_met();
                     if self.table_guard_stops(file, stmt_lo(stmt)) {
                         break;
                     }

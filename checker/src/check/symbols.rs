@@ -7,6 +7,7 @@ use rustc_hash::FxHashSet;
 use swc_atoms::Atom;
 
 use super::Checker;
+use super::limits::Decided;
 use super::resolution::Resolution;
 use crate::bind::{DeclRef as BDecl, Imported, SymbolId, flags};
 use crate::syntax::expr_entity;
@@ -241,16 +242,20 @@ impl<'a, 'b> Checker<'a, 'b> {
                 let file = *file;
                 let c = p.constraint.as_deref()?;
                 if let Some(&t) = self.constraints.get(&s) {
+                    self.meet_kept_limits(&Decided::Constraint(s));
                     return Some(t);
                 }
                 self.constraints.insert(s, ids::UNKNOWN);
                 self.alias_stack.push((s, self.deferred));
+                let base = self.limits_base();
                 let mut scope = self.cache_scope();
                 let t = scope.type_from_node(file, c);
                 let clean = !scope.met().leaned;
+                let limits = scope.limits_met(base);
                 drop(scope);
                 self.alias_stack.pop();
                 if clean {
+                    self.keep_limits_met(Decided::Constraint(s), limits);
                     self.constraints.insert(s, t);
                 } else {
                     self.constraints.remove(&s);
@@ -265,6 +270,7 @@ impl<'a, 'b> Checker<'a, 'b> {
     pub(super) fn declared_type(&mut self, s: SymbolId) -> TypeId {
         let s = self.resolve_alias(s);
         if let Some(t) = self.sym_links.get(&s).and_then(|l| l.declared_type) {
+            self.meet_kept_limits(&Decided::Declared(s));
             return t;
         }
         let f = self.bound.symbol(s).flags;
@@ -293,9 +299,11 @@ impl<'a, 'b> Checker<'a, 'b> {
             self.links(s).resolving_declared = true;
             self.alias_stack.push((s, self.deferred));
             let saved_depth = std::mem::replace(&mut self.type_depth, 0);
+            let base = self.limits_base();
             let mut scope = self.cache_scope();
             let t = scope.type_from_node(file, &a.type_ann);
             let clean = !scope.met().leaned;
+            let limits = scope.limits_met(base);
             drop(scope);
             self.type_depth = saved_depth;
             self.alias_stack.pop();
@@ -303,10 +311,10 @@ impl<'a, 'b> Checker<'a, 'b> {
             if self.links(s).circular {
                 ids::ERROR
             } else if !clean {
-                // `typeof` of a value met through a placeholder, or a limit met: not
-                // cached for good.
+                // `typeof` of a value met through a placeholder: not cached for good.
                 return t;
             } else {
+                self.keep_limits_met(Decided::Declared(s), limits);
                 t
             }
         } else if f & flags::ENUM != 0 {

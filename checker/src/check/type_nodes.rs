@@ -5,6 +5,7 @@ use std::rc::Rc;
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
+use super::limits::Decided;
 use super::{Checker, MAX_DEPTH, NodeLinks, TYPE_NODE, TYPE_NODE_KEY, node_key, ts_type_key};
 use crate::bind::flags;
 use crate::syntax;
@@ -40,6 +41,7 @@ impl<'a, 'b> Checker<'a, 'b> {
     pub fn type_from_node(&mut self, file: u32, t: &'a TsType) -> TypeId {
         let key = ts_type_key(file, t);
         if let Some(&ty) = self.type_nodes.get(&key) {
+            self.meet_kept_limits(&Decided::TypeNode(key));
             return ty;
         }
         self.type_depth += 1;
@@ -53,19 +55,26 @@ impl<'a, 'b> Checker<'a, 'b> {
         ) || matches!(t, TsType::TsTypeRef(r)
             if r.type_params.is_some() && !self.names_alias_being_resolved(file, r));
         self.deferred += defers as u32;
+        let base = self.limits_base();
         let mut scope = self.cache_scope();
         let restarted = scope.restart_limits();
+        // A node of its own: what a limit decides inside is reported here, in the walk
+        // over this file, whoever asked for the type first.
+        let entered = scope.enter_node(file, key.1);
         let ty = if scope.type_depth > MAX_DEPTH {
             ids::ERROR
         } else {
             scope.type_from_node_uncached(file, t)
         };
+        scope.leave_node(entered);
         scope.settle_declaration(restarted);
         let clean = !scope.met().leaned;
+        let limits = scope.limits_met(base);
         drop(scope);
         self.deferred -= defers as u32;
         self.type_depth -= 1;
         if clean && self.alias_stack.is_empty() && !matches!(t, TsType::TsThisType(_)) {
+            self.keep_limits_met(Decided::TypeNode(key), limits);
             self.type_nodes.insert(key, ty);
             let links = NodeLinks::new(TYPE_NODE, ty);
             self.node_links

@@ -5,6 +5,7 @@ use std::rc::Rc;
 use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
+use super::limits::Decided;
 use super::{Checker, Resolution, node_key};
 use crate::bind::{self, DeclRef as BDecl, Imported, MemberDecl, PatSource, SymbolId, flags};
 use crate::syntax::{fn_param_ann, is_null_or_undefined};
@@ -21,12 +22,17 @@ impl<'a, 'b> Checker<'a, 'b> {
         let Some(token) = self.begin_resolution(Resolution::Value(s)) else {
             return ids::ANY;
         };
+        let base = self.limits_base();
         let mut scope = self.cache_scope();
         let restarted = scope.restart_limits();
         let t = scope.compute_value_type(s);
         scope.settle_declaration(restarted);
+        let limits = scope.limits_met(base);
         drop(scope);
         if self.end_resolution(token, t) {
+            if self.links(s).value_type.is_none() {
+                self.keep_limits_met(Decided::Value(s), limits);
+            }
             *self.links(s).value_type.get_or_insert(t)
         } else {
             t

@@ -363,3 +363,29 @@ fn a_union_taken_apart_against_one_target_is_not_deeply_nested() {
     let files = [("a.ts", src)];
     assert_eq!(diagnostics_at(&files, 1), "");
 }
+
+/// `a.ts`'s annotation `Loop<'a'>` runs into the tail-recursion limit; `b.ts` reads it
+/// through the alias `L`, and `d.ts` reads `v`, whose initializer in `c.ts` runs into it.
+/// The checker keeps what the limit decided, with where it was met: a limit met resolving
+/// a type node is reported at that node, in the walk over its own file, and one met under
+/// lazy inference nowhere, whoever asked first. Until issue 42 it was reported at the
+/// node of whoever asked first: at 2 and 4 checkers `b.ts`'s checker resolved `L` itself
+/// and reported at `b.ts`, in one checker it read `L` after `a.ts` and did not
+/// (ts-essentials@10.0.2 gave one digest at 1 checker and another at 2, 3 and 8).
+#[test]
+fn a_limit_met_in_a_declaration_is_reported_at_the_declaration_whoever_asked_first() {
+    let a = "export type Loop<T> = T extends string ? Loop<T> : never;\n\
+             export type L = Loop<'a'>;\n";
+    let b = "import { L } from './a';\nconst x: L = 1;\n";
+    let c = "import { Loop } from './a';\n\
+             declare function make<T>(x: T): Loop<T>;\n\
+             export const v = make('a');\n";
+    let d = "import { v } from './c';\nconst w: number = v;\n";
+    let files = [("a.ts", a), ("b.ts", b), ("c.ts", c), ("d.ts", d)];
+    let one = diagnostics_at(&files, 1);
+    for at in ["a.ts:2:17 - error TS2589", "c.ts:3:18 - error TS2589"] {
+        assert!(one.contains(at), "{at} is reported:\n{one}");
+    }
+    assert_eq!(one, diagnostics_at(&files, 2));
+    assert_eq!(one, diagnostics_at(&files, 4));
+}
