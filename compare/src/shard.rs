@@ -123,16 +123,22 @@ const CHECKER_RUN_S: &[(&str, usize, f64)] = &[
     ("typescript", 8, 1.206),
 ];
 
-/// The tsc workload measured on trpc at 1 checker (docs/results-tsc.json: 48.97 s a
-/// run); other corpora scale it by their source bytes (standard library included, as the
-/// children counted them in docs/results.json).
-const TSC_TRPC_RUN_S: f64 = 48.97;
-const CORPUS_BYTES: &[(&str, u64)] = &[
-    ("trpc", 3_337_104),
-    ("excalidraw", 5_626_267),
-    ("typeorm", 7_101_842),
-    ("playwright", 5_268_547),
-    ("typescript", 12_566_258),
+/// Median wall seconds of one `slice-nohuge` run of the tsc workload (one program, N checkers
+/// taking turns) on this project's 2-core machine. At 1 checker: docs/RESULTS-tsc.md (4 rounds);
+/// at 8: trpc and typeorm from docs/tsc-one-program-*.json, playwright and typescript from
+/// docs/tsc-reproduce/shard-2-of-4.json; excalidraw at 8 from one run on a machine loaded 3.4x
+/// (1,196 s; excalidraw at 1 took 3.4x its quiet time beside it), so an estimate.
+const TSC_RUN_S: &[(&str, usize, f64)] = &[
+    ("trpc", 1, 16.8),
+    ("trpc", 8, 34.5),
+    ("excalidraw", 1, 87.8),
+    ("excalidraw", 8, 350.0),
+    ("typeorm", 1, 64.7),
+    ("typeorm", 8, 128.0),
+    ("playwright", 1, 12.5),
+    ("playwright", 8, 17.9),
+    ("typescript", 1, 36.2),
+    ("typescript", 8, 47.5),
 ];
 
 /// What a cell weighs when nothing is known of it (a corpus folder, a `--command`): all
@@ -140,9 +146,9 @@ const CORPUS_BYTES: &[(&str, u64)] = &[
 const UNKNOWN_RUN_S: f64 = 1.0;
 
 /// How the assignment estimates a run, in one line for reports.
-pub const ESTIMATE: &str = "expected seconds a run: this project's measured medians (docs/results.json, \
-     results-tsc.json scaled by source bytes), the nearest measured checker count, 1 s for a \
-     corpus folder or command";
+pub const ESTIMATE: &str = "expected seconds a run: this project's measured medians (docs/results.json; \
+     for tsc, docs/RESULTS-tsc.md and the 8-checker runs), the nearest measured checker count, 1 s \
+     for a corpus folder or command";
 
 /// The expected wall seconds of one run of `corpus` at `checkers` under `workload`: the
 /// figure measured here for that corpus at the nearest measured checker count (the lower
@@ -163,13 +169,12 @@ pub fn expected_run_s(settings: &Settings, corpus: &str, checkers: usize) -> f64
                 .filter(|(name, _, _)| *name == corpus)
                 .map(|&(_, n, s)| (n, s)),
         ),
-        WorkloadKind::Tsc => {
-            let trpc = CORPUS_BYTES[0].1 as f64;
-            CORPUS_BYTES
+        WorkloadKind::Tsc => nearest(
+            &mut TSC_RUN_S
                 .iter()
-                .find(|(name, _)| *name == corpus)
-                .map(|&(_, bytes)| TSC_TRPC_RUN_S * bytes as f64 / trpc)
-        }
+                .filter(|(name, _, _)| *name == corpus)
+                .map(|&(_, n, s)| (n, s)),
+        ),
     };
     found.unwrap_or(UNKNOWN_RUN_S)
 }
