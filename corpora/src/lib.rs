@@ -163,7 +163,9 @@ pub enum Error {
         package: String,
         selection: String,
     },
-    #[error("corpus `{0}` is not taken from a git repository, so it cannot be imported; `corpora fetch {0}` gets it")]
+    #[error(
+        "corpus `{0}` is not taken from a git repository, so it cannot be imported; `corpora fetch {0}` gets it"
+    )]
     NotFromRepository(String),
     #[error("repository `{repository}` of corpus `{corpus}` is not usable: {why}")]
     BadRepository {

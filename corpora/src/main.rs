@@ -158,7 +158,11 @@ fn list(opts: &OpenOptions) -> Result<()> {
     );
     for def in corpus_defs() {
         let packages: Vec<String> = match def.repo_plan() {
-            Some(plan) => vec![format!("{}@{}", plan.pin.repository, &plan.pin.commit[..12])],
+            Some(plan) => vec![format!(
+                "{}@{}",
+                plan.pin.repository,
+                &plan.pin.commit[..12]
+            )],
             None => def.pins().iter().map(|p| p.spec()).collect(),
         };
         // Every file is checked against the SHA-256 its manifest records.

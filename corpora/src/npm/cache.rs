@@ -233,7 +233,11 @@ pub(crate) fn load(
     let Some(manifest) = read_manifest(root, name)? else {
         return unusable(CacheState::Absent);
     };
-    if !manifest.packages.iter().map(|p| &p.pin).eq(origin.pins.iter())
+    if !manifest
+        .packages
+        .iter()
+        .map(|p| &p.pin)
+        .eq(origin.pins.iter())
         || manifest.repository.as_ref().map(|r| &r.pin) != origin.repository
     {
         return unusable(CacheState::Stale("fetched from other pins".to_string()));
@@ -355,7 +359,12 @@ pub(crate) fn store(
     let dest = corpus_dir(root, &manifest.name);
     let pins: Vec<Pin> = manifest.packages.iter().map(|p| p.pin.clone()).collect();
     if matches!(
-        load(root, &manifest.name, &Origin::of(manifest, &pins), Check::Content)?,
+        load(
+            root,
+            &manifest.name,
+            &Origin::of(manifest, &pins),
+            Check::Content
+        )?,
         Loaded::Files(_)
     ) {
         // Another process completed the same corpus meanwhile; theirs stands.

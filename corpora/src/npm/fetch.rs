@@ -209,12 +209,16 @@ fn obtain(
 }
 
 fn download(spec: &str, url: &str, progress: bool) -> Result<Vec<u8>, Error> {
-    http::get(url, &format!("download {spec}"), MAX_TARBALL_BYTES, progress).map_err(|e| {
-        Error::Download {
-            package: spec.to_string(),
-            url: url.to_string(),
-            why: e.why,
-        }
+    http::get(
+        url,
+        &format!("download {spec}"),
+        MAX_TARBALL_BYTES,
+        progress,
+    )
+    .map_err(|e| Error::Download {
+        package: spec.to_string(),
+        url: url.to_string(),
+        why: e.why,
     })
 }
 

@@ -379,7 +379,12 @@ mod tests {
     #[test]
     fn a_corpus_comes_from_npm_packages_or_from_a_pinned_repository_never_both() {
         for def in DEFS {
-            assert_ne!(def.packages.is_empty(), def.repository.is_none(), "{}", def.name);
+            assert_ne!(
+                def.packages.is_empty(),
+                def.repository.is_none(),
+                "{}",
+                def.name
+            );
             assert_eq!(
                 def.repo_plan().is_some(),
                 def.repository.is_some(),

@@ -106,7 +106,10 @@ mod tests {
         let extra = files(&[("a.ts", "1"), ("b.ts", "2"), ("c.ts", "3"), ("d.ts", "4")]);
         assert_eq!(
             first_difference(&extra, &pinned).unwrap(),
-            ("c.ts".to_string(), "is not in the pinned listing".to_string())
+            (
+                "c.ts".to_string(),
+                "is not in the pinned listing".to_string()
+            )
         );
         let (path, why) = first_difference(&files(&[("b.ts", "2")]), &pinned).unwrap();
         assert_eq!((path.as_str(), why.contains("missing")), ("a.ts", true));

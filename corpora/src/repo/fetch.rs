@@ -53,7 +53,12 @@ impl CorpusDef {
 
 /// Downloads the archive at `url`, takes the selection, verifies its digest and caches it.
 /// A host that does not answer is [`Error::Unreachable`], which names the import command.
-pub fn fetch_repo(plan: &RepoPlan, root: &Path, url: &str, progress: bool) -> Result<Manifest, Error> {
+pub fn fetch_repo(
+    plan: &RepoPlan,
+    root: &Path,
+    url: &str,
+    progress: bool,
+) -> Result<Manifest, Error> {
     let scratch = cache::Scratch::new(root, &plan.name)?;
     if progress {
         eprintln!("{}: downloading {url}", plan.name);
@@ -82,7 +87,12 @@ pub fn fetch_repo(plan: &RepoPlan, root: &Path, url: &str, progress: bool) -> Re
 
 /// Takes the selection from `from` (a directory, a `.tar.gz` archive, or a git repository
 /// holding the pinned commit), verifies its digest and caches it.
-pub fn import_repo(plan: &RepoPlan, root: &Path, from: &Path, progress: bool) -> Result<Manifest, Error> {
+pub fn import_repo(
+    plan: &RepoPlan,
+    root: &Path,
+    from: &Path,
+    progress: bool,
+) -> Result<Manifest, Error> {
     let scratch = cache::Scratch::new(root, &plan.name)?;
     if progress {
         eprintln!("{}: importing {}", plan.name, from.display());

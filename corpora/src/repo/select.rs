@@ -37,9 +37,10 @@ impl Selection {
             return false;
         };
         let parts: Vec<&str> = path.split('/').collect();
-        below.split('/').all(|name| {
-            !name.is_empty() && !name.starts_with('.') && !SKIPPED_DIRS.contains(&name)
-        }) && self.extensions.iter().any(|e| path.ends_with(e))
+        below
+            .split('/')
+            .all(|name| !name.is_empty() && !name.starts_with('.') && !SKIPPED_DIRS.contains(&name))
+            && self.extensions.iter().any(|e| path.ends_with(e))
             && !self.exclude.iter().any(|pattern| excludes(pattern, &parts))
     }
 

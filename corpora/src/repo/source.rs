@@ -20,7 +20,11 @@ pub(crate) type Files = BTreeMap<String, Vec<u8>>;
 
 /// The selected files of a tar stream whose entries sit in one top directory (as a host's
 /// archive and `git archive --prefix` write them); `from` names the archive in errors.
-pub(crate) fn from_tar(from: &str, reader: impl Read, selection: &Selection) -> Result<Files, Error> {
+pub(crate) fn from_tar(
+    from: &str,
+    reader: impl Read,
+    selection: &Selection,
+) -> Result<Files, Error> {
     let bad = |why: String| Error::Archive {
         from: from.to_string(),
         why,
@@ -40,7 +44,9 @@ pub(crate) fn from_tar(from: &str, reader: impl Read, selection: &Selection) -> 
         else {
             continue;
         };
-        let plain = rel.split('/').all(|c| !c.is_empty() && c != "." && c != "..");
+        let plain = rel
+            .split('/')
+            .all(|c| !c.is_empty() && c != "." && c != "..");
         if !plain || !selection.wants(&rel) {
             continue;
         }
@@ -63,7 +69,11 @@ pub(crate) fn from_tar(from: &str, reader: impl Read, selection: &Selection) -> 
 }
 
 /// The selected files of a gzipped tar archive, read to its gzip trailer.
-pub(crate) fn from_tar_gz(from: &str, tgz: impl Read, selection: &Selection) -> Result<Files, Error> {
+pub(crate) fn from_tar_gz(
+    from: &str,
+    tgz: impl Read,
+    selection: &Selection,
+) -> Result<Files, Error> {
     from_tar(from, flate2::read::GzDecoder::new(tgz), selection)
 }
 
@@ -136,7 +146,11 @@ pub(crate) fn is_git_dir(path: &Path) -> bool {
 }
 
 /// The selected files of `commit` in the git repository `git_dir`, through `git archive`.
-pub(crate) fn from_git(git_dir: &Path, commit: &str, selection: &Selection) -> Result<Files, Error> {
+pub(crate) fn from_git(
+    git_dir: &Path,
+    commit: &str,
+    selection: &Selection,
+) -> Result<Files, Error> {
     let fail = |why: String| Error::Import {
         from: git_dir.to_path_buf(),
         why,

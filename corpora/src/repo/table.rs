@@ -113,7 +113,10 @@ mod tests {
         assert_eq!(repo_pins().len(), rows, "a row did not parse");
         for pin in repo_pins() {
             let url = pin.archive_url().unwrap();
-            assert!(url.starts_with("https://") && url.contains(&pin.commit), "{url}");
+            assert!(
+                url.starts_with("https://") && url.contains(&pin.commit),
+                "{url}"
+            );
             assert_eq!(pin.digest.len(), 64, "{}", pin.corpus);
         }
     }
@@ -140,7 +143,13 @@ mod tests {
             pin("github:o/n", commit).archive_url().unwrap(),
             format!("https://github.com/o/n/archive/{commit}.tar.gz")
         );
-        for bad in ["github:o", "github:../n", "o/n", "elsewhere:o/n", "github:o/n/x"] {
+        for bad in [
+            "github:o",
+            "github:../n",
+            "o/n",
+            "elsewhere:o/n",
+            "github:o/n/x",
+        ] {
             assert!(pin(bad, commit).archive_url().is_err(), "{bad}");
         }
         assert!(pin("github:o/n", "26a9e470").archive_url().is_err());
