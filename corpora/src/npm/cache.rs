@@ -29,7 +29,7 @@ pub struct Manifest {
     pub packages: Vec<PackageRecord>,
     /// The repository and commit a repository corpus came from, and how (none for npm).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub repository: Option<RepoRecord>,
+    pub repository: Option<Box<RepoRecord>>,
     pub files: Vec<FileRecord>,
     /// Corpus paths of map sources left out as embedded blobs.
     pub blobs_skipped: Vec<String>,

@@ -173,10 +173,10 @@ fn store(
         name: plan.name.clone(),
         provenance: plan.provenance,
         packages: Vec::new(),
-        repository: Some(RepoRecord {
+        repository: Some(Box::new(RepoRecord {
             pin: plan.pin.clone(),
             source,
-        }),
+        })),
         files: files
             .iter()
             .map(|f| FileRecord::of(&f.path, &f.bytes))
