@@ -183,6 +183,13 @@ pub enum Error {
         repository: String,
         commit: String,
     },
+    #[error("download of {repository} at {commit} from {url} failed: {why}; nothing was cached")]
+    ArchiveDownload {
+        repository: String,
+        commit: String,
+        url: String,
+        why: String,
+    },
     #[error("archive {from} is corrupt or truncated: {why}")]
     Archive { from: String, why: String },
     #[error("cannot import from {}: {why}", from.display())]

@@ -74,8 +74,9 @@ pub fn fetch_repo(
                 commit: plan.pin.commit.clone(),
             }
         } else {
-            Error::Download {
-                package: format!("{} at {}", plan.pin.repository, plan.pin.commit),
+            Error::ArchiveDownload {
+                repository: plan.pin.repository.clone(),
+                commit: plan.pin.commit.clone(),
                 url: url.to_string(),
                 why: e.why,
             }

@@ -204,7 +204,7 @@ fn an_interrupted_download_leaves_nothing_in_the_cache() {
     let tgz = archive(TREE);
     let url = serve(tgz.clone(), tgz.len() / 2);
     let err = fetch_repo(&plan(COMMIT), &root, &url, false).unwrap_err();
-    assert!(matches!(err, Error::Download { .. }), "{err}");
+    assert!(matches!(err, Error::ArchiveDownload { .. }), "{err}");
     assert!(err.to_string().contains(&url), "{err}");
     assert!(
         cache_entries(&root).is_empty(),
