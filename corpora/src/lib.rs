@@ -174,14 +174,15 @@ pub enum Error {
         why: String,
     },
     #[error(
-        "cannot reach {url} for corpus `{corpus}` ({why}); where the host is out of reach, run `corpora import {corpus} --from PATH` with a checkout, the .tar.gz archive or a bare clone of {repository} holding commit {commit}"
+        "cannot reach {url} for corpus `{corpus}` ({why}); where the host is out of reach, run `corpora import {corpus} --from PATH` with a checkout, the .tar.gz archive or a bare clone of {repository} holding commit {commit}",
+        repository = .pin.repository,
+        commit = .pin.commit
     )]
     Unreachable {
         corpus: String,
         url: String,
         why: String,
-        repository: String,
-        commit: String,
+        pin: Box<repo::RepoPin>,
     },
     #[error("download of {repository} at {commit} from {url} failed: {why}; nothing was cached")]
     ArchiveDownload {
@@ -201,8 +202,8 @@ pub enum Error {
         corpus: String,
         from: String,
         first: String,
-        expected: String,
-        actual: String,
+        expected: Box<str>,
+        actual: Box<str>,
     },
     #[error("directory {} does not exist", .0.display())]
     NoSuchDir(PathBuf),

@@ -70,8 +70,7 @@ pub fn fetch_repo(
                 corpus: plan.name.clone(),
                 url: url.to_string(),
                 why: e.why,
-                repository: plan.pin.repository.clone(),
-                commit: plan.pin.commit.clone(),
+                pin: Box::new(plan.pin.clone()),
             }
         } else {
             Error::ArchiveDownload {
@@ -161,8 +160,8 @@ fn store(
             corpus: plan.name.clone(),
             from: source,
             first,
-            expected: plan.pin.digest.clone(),
-            actual,
+            expected: plan.pin.digest.as_str().into(),
+            actual: actual.into(),
         });
     }
     let files: Vec<SourceFile> = files
