@@ -24,7 +24,7 @@ mod statements;
 mod type_nodes;
 
 pub use merge::{VARIANCE_MARKERS, merge_globals};
-pub use modules::resolve_module;
+pub use modules::{resolve_import, resolve_module};
 
 use std::sync::Arc;
 
@@ -327,8 +327,14 @@ impl<'a, 'b> Scope<'a, 'b> {
     }
 }
 
-/// Binds every file, in parallel on the current rayon pool.
+/// Binds every file, in parallel on the current rayon pool; bare imports do not resolve.
 pub fn bind_all<'a>(files: &'a [ParsedFile]) -> Bound<'a> {
+    bind_all_with_roots(files, &[])
+}
+
+/// Binds every file, in parallel on the current rayon pool, bare imports resolving through
+/// `roots` (see [`resolve_import`]).
+pub fn bind_all_with_roots<'a>(files: &'a [ParsedFile], roots: &[(&str, &str)]) -> Bound<'a> {
     use rayon::prelude::*;
     let paths: FxHashMap<&str, u32> = files
         .iter()
@@ -338,21 +344,23 @@ pub fn bind_all<'a>(files: &'a [ParsedFile]) -> Bound<'a> {
     let bindings: Vec<FileBinding<'a>> = files
         .par_iter()
         .enumerate()
-        .map(|(i, f)| bind_file(i as u32, f, &paths))
+        .map(|(i, f)| bind_file(i as u32, f, &paths, roots))
         .collect();
     Bound { files: bindings }
 }
 
-/// Binds one file.
+/// Binds one file; bare imports resolve through `roots` (see [`resolve_import`]).
 pub fn bind_file<'a>(
     index: u32,
     file: &'a ParsedFile,
     paths: &FxHashMap<&str, u32>,
+    roots: &[(&str, &str)],
 ) -> FileBinding<'a> {
     let mut b = Binder {
         file: index,
         path: &file.path,
         paths,
+        roots,
         out: FileBinding::default(),
         scopes: Vec::new(),
         global_scope: false,
@@ -424,6 +432,8 @@ struct Binder<'a, 'p> {
     file: u32,
     path: &'a str,
     paths: &'p FxHashMap<&'p str, u32>,
+    /// The corpus's module roots: how it imports its own packages by bare names.
+    roots: &'p [(&'p str, &'p str)],
     out: FileBinding<'a>,
     scopes: Vec<FxHashMap<Atom, SymbolId>>,
     /// Top-level names of a script file are global: references to them resolve late.

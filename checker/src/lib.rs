@@ -125,7 +125,9 @@ pub fn run(corpus: &Corpus, opts: &Options) -> Result<Outcome, Error> {
     let parse_s = start.elapsed().as_secs_f64();
 
     let start = Instant::now();
-    let bound = front.install(|| bind::bind_all(&parsed));
+    // The corpus's own packages imported by bare names (`@trpc/server`, tsconfig `paths`).
+    let roots = corpora::module_roots(&corpus.name);
+    let bound = front.install(|| bind::bind_all_with_roots(&parsed, roots));
     let bind_s = start.elapsed().as_secs_f64();
 
     let start = Instant::now();

@@ -1,8 +1,11 @@
 #![doc = include_str!("../README.md")]
 
-// Where a corpus comes from: generated, pinned on npm, or a directory here.
+// Where a corpus comes from: generated, pinned on npm, pinned in a git repository, or a
+// directory here.
+mod http;
 mod local;
 mod npm;
+pub mod repo;
 pub mod synthetic;
 // What every source shares: corpus paths, safe nesting, measurement.
 pub mod depth;
@@ -16,8 +19,8 @@ pub use local::{MAX_FILE_BYTES, read_dir};
 pub use npm::{
     CACHE_ENV, CacheState, CorpusDef, FetchPlan, FileRecord, LIB, Manifest, NPM_ENV,
     NPM_TIMEOUT_ENV, Npm, PackageDef, PackageRecord, Pin, Take, cache_root, cache_state,
-    corpus_def, corpus_defs, corpus_dir, fetch, fetch_plan, module_roots, pins, read_manifest,
-    sourcemap, stdlib, verify_integrity,
+    corpus_def, corpus_defs, corpus_dir, corpus_state, fetch, fetch_plan, import, module_roots,
+    pins, read_manifest, sourcemap, stdlib, verify_integrity,
 };
 
 /// One source file of a corpus.
@@ -159,6 +162,48 @@ pub enum Error {
         corpus: String,
         package: String,
         selection: String,
+    },
+    #[error(
+        "corpus `{0}` is not taken from a git repository, so it cannot be imported; `corpora fetch {0}` gets it"
+    )]
+    NotFromRepository(String),
+    #[error("repository `{repository}` of corpus `{corpus}` is not usable: {why}")]
+    BadRepository {
+        corpus: String,
+        repository: String,
+        why: String,
+    },
+    #[error(
+        "cannot reach {url} for corpus `{corpus}` ({why}); where the host is out of reach, run `corpora import {corpus} --from PATH` with a checkout, the .tar.gz archive or a bare clone of {repository} holding commit {commit}",
+        repository = .pin.repository,
+        commit = .pin.commit
+    )]
+    Unreachable {
+        corpus: String,
+        url: String,
+        why: String,
+        pin: Box<repo::RepoPin>,
+    },
+    #[error("download of {repository} at {commit} from {url} failed: {why}; nothing was cached")]
+    ArchiveDownload {
+        repository: String,
+        commit: String,
+        url: String,
+        why: String,
+    },
+    #[error("archive {from} is corrupt or truncated: {why}")]
+    Archive { from: String, why: String },
+    #[error("cannot import from {}: {why}", from.display())]
+    Import { from: PathBuf, why: String },
+    #[error(
+        "corpus `{corpus}` from {from} does not match its pin: {first}; content digest {actual}, pinned {expected}; nothing was cached"
+    )]
+    Digest {
+        corpus: String,
+        from: String,
+        first: String,
+        expected: Box<str>,
+        actual: Box<str>,
     },
     #[error("directory {} does not exist", .0.display())]
     NoSuchDir(PathBuf),

@@ -11,7 +11,7 @@ use corpora::{OpenOptions, corpus_defs};
 #[command(
     name = "corpora",
     version,
-    about = "checkbench's corpora: synthetic, pinned npm packages, local directories"
+    about = "checkbench's corpora: synthetic, pinned npm packages, pinned git repositories, local directories"
 )]
 struct Cli {
     /// Cache root (default: $CHECKBENCH_CACHE, else the user's cache directory + /checkbench).
@@ -41,6 +41,28 @@ enum Command {
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
+    },
+    /// Cache a corpus pinned in a git repository from a copy on this machine, verified by its
+    /// content digest: for machines that cannot reach the repository's host.
+    Import {
+        /// A corpus taken from a repository (see `list`).
+        name: String,
+        /// A checkout or unpacked archive of the pinned commit, its `.tar.gz` archive, or a
+        /// bare git repository holding the commit.
+        #[arg(long, value_name = "PATH")]
+        from: PathBuf,
+    },
+    /// Print the listing of what a repository corpus takes from PATH (the file to commit as
+    /// data/NAME.files.tsv to pin it), and its content digest on stderr.
+    Listing {
+        /// A corpus taken from a repository (see `list`).
+        name: String,
+        /// As for `import`; a git repository is read at the commit given by --commit.
+        #[arg(long, value_name = "PATH")]
+        from: PathBuf,
+        /// The commit to read from a git repository (default: the pinned one).
+        #[arg(long)]
+        commit: Option<String>,
     },
     /// Print the directory a named corpus's files are cached in (fetching it first).
     Path {
@@ -80,6 +102,33 @@ fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
+        Command::Import { name, from } => {
+            let manifest = corpora::import(&name, &from, &opts)
+                .with_context(|| format!("importing corpus `{name}` from {}", from.display()))?;
+            println!(
+                "{name}: {} files, {} bytes",
+                manifest.files.len(),
+                manifest.total_bytes()
+            );
+            Ok(())
+        }
+        Command::Listing { name, from, commit } => {
+            let plan = corpora::corpus_def(&name)
+                .and_then(|d| d.repo_plan())
+                .with_context(|| format!("`{name}` is not a corpus taken from a repository"))?;
+            let commit = commit.unwrap_or(plan.pin.commit);
+            let files = corpora::repo::read_selection(&plan.selection, &commit, &from)
+                .with_context(|| format!("reading `{name}`'s selection from {}", from.display()))?;
+            let listing = corpora::repo::listing(&files);
+            print!("{listing}");
+            eprintln!(
+                "{name}: {} files, {} bytes, content digest {}",
+                files.len(),
+                files.values().map(|b| b.len() as u64).sum::<u64>(),
+                corpora::repo::digest_of_listing(&listing)
+            );
+            Ok(())
+        }
         Command::Path { name } => {
             if corpora::corpus_def(&name).is_none() {
                 bail!("`{name}` is not a named corpus; `corpora list` shows them");
@@ -98,21 +147,28 @@ fn run(cli: Cli) -> Result<()> {
 fn list(opts: &OpenOptions) -> Result<()> {
     let root = corpora::cache_root(opts.cache_dir.as_deref())?;
     println!(
-        "{:<12} {:<36} {:<48} cached",
+        "{:<16} {:<36} {:<48} cached",
         "corpus", "provenance", "packages"
     );
     println!(
-        "{:<12} {:<36} {:<48} built in",
+        "{:<16} {:<36} {:<48} built in",
         "synthetic",
         corpora::Provenance::Synthetic.label(),
         "(generated; profiles synthetic:NAME, size @N)"
     );
     for def in corpus_defs() {
-        let packages: Vec<String> = def.pins().iter().map(|p| p.spec()).collect();
+        let packages: Vec<String> = match def.repo_plan() {
+            Some(plan) => vec![format!(
+                "{}@{}",
+                plan.pin.repository,
+                &plan.pin.commit[..12]
+            )],
+            None => def.pins().iter().map(|p| p.spec()).collect(),
+        };
         // Every file is checked against the SHA-256 its manifest records.
-        let cached = corpora::cache_state(&root, def.name, &def.pins())?;
+        let cached = corpora::corpus_state(&root, def)?;
         println!(
-            "{:<12} {:<36} {:<48} {cached}",
+            "{:<16} {:<36} {:<48} {cached}",
             def.name,
             def.provenance.label(),
             packages.join(" + ")

@@ -4,7 +4,7 @@ use swc_atoms::Atom;
 use swc_ecma_ast::*;
 
 use super::{
-    Binder, DeclRef, ExportTo, Imported, PatSource, SymbolId, flags, modules::resolve_module,
+    Binder, DeclRef, ExportTo, Imported, PatSource, SymbolId, flags, modules::resolve_import,
 };
 use crate::syntax::{export_name, prop_name, str_atom};
 
@@ -337,7 +337,7 @@ impl<'a> Binder<'a, '_> {
 
     pub(super) fn module(&mut self, src: &Str) -> Option<u32> {
         let spec = str_atom(src);
-        let found = resolve_module(self.paths, self.path, &spec);
+        let found = resolve_import(self.paths, self.roots, self.path, &spec);
         match found {
             Some(m) => {
                 self.out.import_modules.insert(src.span.lo.0, m);

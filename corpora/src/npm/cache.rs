@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::table::Pin;
+use super::table::{CorpusDef, Pin};
+use crate::repo::{RepoPin, RepoRecord};
 use crate::{Error, Provenance, SourceFile};
 
 /// Environment variable that overrides the cache root.
@@ -26,6 +27,9 @@ pub struct Manifest {
     pub name: String,
     pub provenance: Provenance,
     pub packages: Vec<PackageRecord>,
+    /// The repository and commit a repository corpus came from, and how (none for npm).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repository: Option<Box<RepoRecord>>,
     pub files: Vec<FileRecord>,
     /// Corpus paths of map sources left out as embedded blobs.
     pub blobs_skipped: Vec<String>,
@@ -105,7 +109,11 @@ impl std::fmt::Display for CacheState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CacheState::Cached(m) => {
-                write!(f, "{} files, {} bytes", m.files.len(), m.total_bytes())
+                write!(f, "{} files, {} bytes", m.files.len(), m.total_bytes())?;
+                match &m.repository {
+                    Some(r) => write!(f, " ({})", r.source),
+                    None => Ok(()),
+                }
             }
             CacheState::Absent => f.write_str("no"),
             CacheState::Stale(why) => write!(f, "stale ({why}; fetch again)"),
@@ -163,10 +171,47 @@ pub fn read_manifest(root: &Path, name: &str) -> Result<Option<Manifest>, Error>
         .filter(|m| m.format == FORMAT && m.name == name))
 }
 
-/// The state of corpus `name` in the cache under `root`, every file verified by its SHA-256:
-/// what `corpora list` reports.
+/// What a cached corpus must have been made from: its npm pins, or its repository's pin.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Origin<'a> {
+    pub pins: &'a [Pin],
+    pub repository: Option<&'a RepoPin>,
+}
+
+impl<'a> Origin<'a> {
+    /// The origin a manifest records.
+    fn of(manifest: &'a Manifest, pins: &'a [Pin]) -> Origin<'a> {
+        Origin {
+            pins,
+            repository: manifest.repository.as_ref().map(|r| &r.pin),
+        }
+    }
+}
+
+/// The state of an npm corpus `name` made from `pins` in the cache under `root`, every file
+/// verified by its SHA-256.
 pub fn cache_state(root: &Path, name: &str, pins: &[Pin]) -> Result<CacheState, Error> {
-    Ok(match load(root, name, pins, Check::Content)? {
+    let origin = Origin {
+        pins,
+        repository: None,
+    };
+    state(root, name, &origin)
+}
+
+/// The state of the named corpus `def` in the cache under `root`, every file verified by its
+/// SHA-256: what `corpora list` reports.
+pub fn corpus_state(root: &Path, def: &CorpusDef) -> Result<CacheState, Error> {
+    let pins = def.pins();
+    let plan = def.repo_plan();
+    let origin = Origin {
+        pins: &pins,
+        repository: plan.as_ref().map(|p| &p.pin),
+    };
+    state(root, def.name, &origin)
+}
+
+fn state(root: &Path, name: &str, origin: &Origin) -> Result<CacheState, Error> {
+    Ok(match load(root, name, origin, Check::Content)? {
         Loaded::Files(_) => match read_manifest(root, name)? {
             Some(manifest) => CacheState::Cached(manifest),
             None => CacheState::Absent,
@@ -176,14 +221,25 @@ pub fn cache_state(root: &Path, name: &str, pins: &[Pin]) -> Result<CacheState, 
 }
 
 /// The files of a cached corpus in manifest order, or why they are unusable: not cached,
-/// fetched from other pins than `pins`, without content hashes (under [`Check::Content`]), or
+/// fetched from another origin than `origin`, without content hashes (under [`Check::Content`]), or
 /// a file that no longer matches the manifest.
-pub(crate) fn load(root: &Path, name: &str, pins: &[Pin], check: Check) -> Result<Loaded, Error> {
+pub(crate) fn load(
+    root: &Path,
+    name: &str,
+    origin: &Origin,
+    check: Check,
+) -> Result<Loaded, Error> {
     let unusable = |state| Ok(Loaded::Unusable(state));
     let Some(manifest) = read_manifest(root, name)? else {
         return unusable(CacheState::Absent);
     };
-    if !manifest.packages.iter().map(|p| &p.pin).eq(pins.iter()) {
+    if !manifest
+        .packages
+        .iter()
+        .map(|p| &p.pin)
+        .eq(origin.pins.iter())
+        || manifest.repository.as_ref().map(|r| &r.pin) != origin.repository
+    {
         return unusable(CacheState::Stale("fetched from other pins".to_string()));
     }
     if check == Check::Content && manifest.files.iter().any(|f| f.sha256.is_none()) {
@@ -303,7 +359,12 @@ pub(crate) fn store(
     let dest = corpus_dir(root, &manifest.name);
     let pins: Vec<Pin> = manifest.packages.iter().map(|p| p.pin.clone()).collect();
     if matches!(
-        load(root, &manifest.name, &pins, Check::Content)?,
+        load(
+            root,
+            &manifest.name,
+            &Origin::of(manifest, &pins),
+            Check::Content
+        )?,
         Loaded::Files(_)
     ) {
         // Another process completed the same corpus meanwhile; theirs stands.

@@ -4,19 +4,17 @@
 //! before every package of the corpus is verified and unpacked.**
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::Path;
-use std::time::Duration;
 
 use base64::Engine as _;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sha2::{Digest, Sha512};
 
 use super::cache::{self, FileRecord, Manifest, PackageRecord};
 use super::client::Npm;
 use super::table::{CorpusDef, PackageDef, Pin, Take};
 use super::{excalidraw, sourcemap, unpack};
-use crate::{Error, OpenOptions, Provenance, SourceFile, paths};
+use crate::http::{self, bar};
+use crate::{Error, OpenOptions, Provenance, SourceFile, paths, repo};
 
 /// Refuse tarballs over this size (512 MiB): no pinned package comes near it.
 const MAX_TARBALL_BYTES: u64 = 512 << 20;
@@ -44,7 +42,7 @@ impl CorpusDef {
 pub fn fetch(name: &str, opts: &OpenOptions) -> Result<Manifest, Error> {
     let def = super::table::corpus_def(name).ok_or_else(|| Error::Unknown(name.to_string()))?;
     let root = cache::resolve_root(opts.cache_dir.as_deref())?;
-    match cache::cache_state(&root, def.name, &def.pins())? {
+    match cache::corpus_state(&root, def)? {
         cache::CacheState::Cached(manifest) => Ok(manifest),
         state => {
             if opts.progress && !matches!(state, cache::CacheState::Absent) {
@@ -55,13 +53,32 @@ pub fn fetch(name: &str, opts: &OpenOptions) -> Result<Manifest, Error> {
     }
 }
 
+/// Fetches `def` into the cache: its npm packages, or its repository's archive.
 pub(crate) fn fetch_into(
     def: &CorpusDef,
     root: &Path,
     npm: &Npm,
     progress: bool,
 ) -> Result<Manifest, Error> {
+    if def.repository.is_some() {
+        let plan = repo_plan(def)?;
+        let url = plan.pin.archive_url()?;
+        return repo::fetch_repo(&plan, root, &url, progress);
+    }
     fetch_plan(&def.plan(), root, npm, progress)
+}
+
+/// Imports the repository corpus `name` from `from` (a directory, a `.tar.gz` archive or a
+/// bare git repository holding the pinned commit) into the cache, verified by its digest.
+pub fn import(name: &str, from: &Path, opts: &OpenOptions) -> Result<Manifest, Error> {
+    let def = super::table::corpus_def(name).ok_or_else(|| Error::Unknown(name.to_string()))?;
+    let root = cache::resolve_root(opts.cache_dir.as_deref())?;
+    repo::import_repo(&repo_plan(def)?, &root, from, opts.progress)
+}
+
+fn repo_plan(def: &CorpusDef) -> Result<repo::RepoPlan, Error> {
+    def.repo_plan()
+        .ok_or_else(|| Error::NotFromRepository(def.name.to_string()))
 }
 
 /// Runs `plan`: every package is located with `npm`, downloaded, verified against its pin,
@@ -116,6 +133,7 @@ pub fn fetch_plan(
         name: plan.name.clone(),
         provenance: plan.provenance,
         packages: records,
+        repository: None,
         files: files
             .iter()
             .map(|f| FileRecord::of(&f.path, &f.bytes))
@@ -191,57 +209,17 @@ fn obtain(
 }
 
 fn download(spec: &str, url: &str, progress: bool) -> Result<Vec<u8>, Error> {
-    let fail = |why: String| Error::Download {
+    http::get(
+        url,
+        &format!("download {spec}"),
+        MAX_TARBALL_BYTES,
+        progress,
+    )
+    .map_err(|e| Error::Download {
         package: spec.to_string(),
         url: url.to_string(),
-        why,
-    };
-    if let Some(path) = url.strip_prefix("file://") {
-        return std::fs::read(path).map_err(|e| fail(format!("{path}: {e}")));
-    }
-    let tls = ureq::tls::TlsConfig::builder()
-        .provider(ureq::tls::TlsProvider::NativeTls)
-        .root_certs(ureq::tls::RootCerts::PlatformVerifier)
-        .build();
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .tls_config(tls)
-        // Every step has a limit, so an unreachable or silent server ends in an error.
-        .timeout_resolve(Some(Duration::from_secs(30)))
-        .timeout_connect(Some(Duration::from_secs(30)))
-        .timeout_send_request(Some(Duration::from_secs(30)))
-        .timeout_recv_response(Some(Duration::from_secs(60)))
-        .timeout_recv_body(Some(Duration::from_secs(300)))
-        .build()
-        .into();
-    let mut response = agent.get(url).call().map_err(|e| fail(e.to_string()))?;
-    let body = response.body_mut();
-    let len = body.content_length();
-    let bar = bar(progress, len.unwrap_or(0), &format!("download {spec}"));
-    let mut bytes = Vec::with_capacity(len.unwrap_or(0).min(MAX_TARBALL_BYTES) as usize);
-    bar.wrap_read(body.with_config().limit(MAX_TARBALL_BYTES).reader())
-        .read_to_end(&mut bytes)
-        .map_err(|e| fail(e.to_string()))?;
-    bar.finish_and_clear();
-    if let Some(len) = len
-        && len != bytes.len() as u64
-    {
-        return Err(fail(format!("got {} of {len} bytes", bytes.len())));
-    }
-    Ok(bytes)
-}
-
-fn bar(progress: bool, len: u64, message: &str) -> ProgressBar {
-    if !progress {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    if let Ok(style) =
-        ProgressStyle::with_template("{msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}")
-    {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar.set_message(message.to_string());
-    bar
+        why: e.why,
+    })
 }
 
 /// Whether `take` needs the package-relative `path` out of the tarball.

@@ -4,7 +4,7 @@
 //! `excalidraw`), and kept in a verified cache (`cache`). The standard library every named and
 //! local corpus is checked against is one of them (`stdlib` picks its files).
 
-mod cache;
+pub(crate) mod cache;
 mod client;
 mod excalidraw;
 mod fetch;
@@ -16,10 +16,10 @@ mod unpack;
 pub(crate) use cache::Check;
 pub use cache::{
     CACHE_ENV, CacheState, FileRecord, Manifest, PackageRecord, cache_root, cache_state,
-    corpus_dir, read_manifest,
+    corpus_dir, corpus_state, read_manifest,
 };
 pub use client::{NPM_ENV, NPM_TIMEOUT_ENV, Npm};
-pub use fetch::{FetchPlan, fetch, fetch_plan, verify_integrity};
+pub use fetch::{FetchPlan, fetch, fetch_plan, import, verify_integrity};
 pub(crate) use table::names;
 pub use table::{
     CorpusDef, LIB, PackageDef, Pin, Take, corpus_def, corpus_defs, module_roots, pins,
@@ -53,7 +53,12 @@ pub(crate) fn lib(opts: &OpenOptions, check: Check) -> Result<Vec<SourceFile>, E
 fn open_named(def: &CorpusDef, opts: &OpenOptions, check: Check) -> Result<Vec<SourceFile>, Error> {
     let root = cache::resolve_root(opts.cache_dir.as_deref())?;
     let pins = def.pins();
-    let state = match cache::load(&root, def.name, &pins, check)? {
+    let plan = def.repo_plan();
+    let origin = cache::Origin {
+        pins: &pins,
+        repository: plan.as_ref().map(|p| &p.pin),
+    };
+    let state = match cache::load(&root, def.name, &origin, check)? {
         cache::Loaded::Files(files) => return Ok(files),
         cache::Loaded::Unusable(state) => state,
     };
@@ -67,7 +72,7 @@ fn open_named(def: &CorpusDef, opts: &OpenOptions, check: Check) -> Result<Vec<S
         });
     }
     fetch::fetch_into(def, &root, &Npm::from_env(), opts.progress)?;
-    match cache::load(&root, def.name, &pins, check)? {
+    match cache::load(&root, def.name, &origin, check)? {
         cache::Loaded::Files(files) => Ok(files),
         cache::Loaded::Unusable(state) => Err(Error::Cache {
             path: cache::corpus_dir(&root, def.name),

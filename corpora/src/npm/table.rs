@@ -3,6 +3,7 @@
 use std::sync::OnceLock;
 
 use crate::Provenance;
+use crate::repo::{Selection, TYPESCRIPT_EXTENSIONS};
 
 /// The reference table, one row per npm package (`corpus, package@version, integrity, what`).
 const TABLE: &str = include_str!("../../data/corpora.tsv");
@@ -67,14 +68,18 @@ pub struct PackageDef {
     pub take: &'static [Take],
 }
 
-/// A named corpus: its provenance and the packages it is made of.
+/// A named corpus: its provenance and what it is made of: npm packages, or the selection of a
+/// repository pinned in the repository table.
 #[derive(Clone, Copy, Debug)]
 pub struct CorpusDef {
     pub name: &'static str,
-    /// The row of the reference table this corpus reads its pins from.
+    /// The row of the reference table (or the repository table) this corpus reads its pins from.
     pub table_name: &'static str,
     pub provenance: Provenance,
+    /// The npm packages of an npm corpus; empty for a repository corpus.
     pub packages: &'static [PackageDef],
+    /// What a repository corpus takes from its repository at the pinned commit.
+    pub repository: Option<Selection>,
     /// One line for `list`: what the corpus is.
     pub what: &'static str,
     /// Bare module names the corpus imports itself by, and the corpus path each stands for
@@ -101,6 +106,7 @@ const DEFS: &[CorpusDef] = &[
     CorpusDef {
         name: "trpc",
         table_name: "trpc",
+        repository: None,
         provenance: Provenance::AuthoredSource,
         what: "@trpc/server + @trpc/client src/**/*.ts",
         module_roots: &[
@@ -135,6 +141,7 @@ const DEFS: &[CorpusDef] = &[
     CorpusDef {
         name: "excalidraw",
         table_name: "excalidraw",
+        repository: None,
         provenance: Provenance::RebuiltFromMaps,
         what: "dist/dev source maps' sourcesContent + type-only modules from dist/types",
         module_roots: &[
@@ -157,6 +164,7 @@ const DEFS: &[CorpusDef] = &[
     CorpusDef {
         name: "typeorm",
         table_name: "typeorm",
+        repository: None,
         provenance: Provenance::RebuiltFromMaps,
         what: "src/ from the sourcesContent of the non-browser source maps",
         module_roots: &[("typeorm", "src")],
@@ -172,6 +180,41 @@ const DEFS: &[CorpusDef] = &[
     CorpusDef {
         name: "playwright",
         table_name: "playwright",
+        // The root tsconfig.json at the pinned commit: `include: ["packages"]`, its `exclude`,
+        // `allowJs: false`; `module_roots` are its `paths`.
+        repository: Some(Selection {
+            include: &["packages"],
+            exclude: &[
+                "packages/*/lib",
+                "packages/extension",
+                "packages/playwright-core/src/tools/skills",
+            ],
+            extensions: TYPESCRIPT_EXTENSIONS,
+        }),
+        provenance: Provenance::AuthoredSource,
+        what: "microsoft/playwright v1.62.1: what its root tsconfig.json includes",
+        module_roots: &[
+            ("@dashboard", "packages/dashboard/src"),
+            ("@trace-viewer", "packages/trace-viewer/src"),
+            ("@html-reporter", "packages/html-reporter/src"),
+            ("@injected", "packages/injected/src"),
+            ("@isomorphic", "packages/isomorphic"),
+            ("@utils", "packages/utils"),
+            ("@protocol", "packages/protocol/src"),
+            ("@recorder", "packages/recorder/src"),
+            ("@testIsomorphic", "packages/playwright/src/isomorphic"),
+            ("@trace", "packages/trace/src"),
+            ("@web", "packages/web/src"),
+            ("playwright-core/lib", "packages/playwright-core/src"),
+            ("playwright/lib", "packages/playwright/src"),
+            ("@playwright", "packages/playwright/src"),
+        ],
+        packages: &[],
+    },
+    CorpusDef {
+        name: "playwright-types",
+        table_name: "playwright-types",
+        repository: None,
         provenance: Provenance::DeclarationsOnly,
         what: "playwright-core + playwright types/*.d.ts",
         module_roots: &[
@@ -207,6 +250,7 @@ const DEFS: &[CorpusDef] = &[
     CorpusDef {
         name: "typescript",
         table_name: "typescript",
+        repository: None,
         provenance: Provenance::Compiled,
         what: "lib/typescript.js + lib/*.d.ts (lib.*.d.ts come as the standard library)",
         module_roots: &[("typescript", "lib/typescript")],
@@ -228,6 +272,7 @@ const DEFS: &[CorpusDef] = &[
     CorpusDef {
         name: LIB_CORPUS,
         table_name: "typescript",
+        repository: None,
         provenance: Provenance::DeclarationsOnly,
         what: "the standard library: typescript lib/lib.*.d.ts",
         module_roots: &[],
@@ -328,6 +373,32 @@ mod tests {
     fn every_package_of_a_corpus_has_a_pin() {
         for def in DEFS {
             assert_eq!(def.pins().len(), def.packages.len(), "{}", def.name);
+        }
+    }
+
+    #[test]
+    fn a_corpus_comes_from_npm_packages_or_from_a_pinned_repository_never_both() {
+        for def in DEFS {
+            assert_ne!(
+                def.packages.is_empty(),
+                def.repository.is_none(),
+                "{}",
+                def.name
+            );
+            assert_eq!(
+                def.repo_plan().is_some(),
+                def.repository.is_some(),
+                "{} has no row in the repository table",
+                def.name
+            );
+        }
+        for pin in crate::repo::repo_pins() {
+            assert!(
+                DEFS.iter()
+                    .any(|d| d.table_name == pin.corpus && d.repository.is_some()),
+                "{} is not taken by any corpus",
+                pin.corpus
+            );
         }
     }
 

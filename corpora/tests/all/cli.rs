@@ -192,3 +192,46 @@ fn claim_real_pins(cache: &Path, name: &str) {
     let path = corpora::corpus_dir(cache, name).join("manifest.json");
     std::fs::write(path, serde_json::to_vec(&manifest).unwrap()).unwrap();
 }
+
+#[test]
+fn import_of_a_copy_that_differs_from_the_pin_exits_non_zero_naming_the_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let copy = tmp.path().join("checkout");
+    std::fs::create_dir_all(copy.join("packages")).unwrap();
+    std::fs::write(copy.join("packages/a.ts"), "export const a = 1;\n").unwrap();
+    let out = corpora(
+        &cache,
+        None,
+        &["import", "playwright", "--from", copy.to_str().unwrap()],
+    );
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("packages/a.ts is not in the pinned listing")
+            && err.contains("nothing was cached"),
+        "{err}"
+    );
+    assert!(
+        !corpora::corpus_dir(&cache, "playwright").exists(),
+        "{:?}",
+        cache_entries(&cache)
+    );
+}
+
+#[test]
+fn import_of_an_npm_corpus_is_refused_naming_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let out = corpora(
+        &cache,
+        None,
+        &["import", "trpc", "--from", tmp.path().to_str().unwrap()],
+    );
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("`trpc` is not taken from a git repository"),
+        "{err}"
+    );
+}

@@ -5,4 +5,5 @@ mod cli;
 mod fetch;
 mod fixture;
 mod local;
+mod repo;
 mod stats;
