@@ -15,8 +15,8 @@ fn output(command: &mut Command) -> Output {
     command.stdin(Stdio::null()).output().unwrap()
 }
 
-/// Waits until `path` holds a pid written by a fake child.
-fn child_pid(path: &Path) -> libc::pid_t {
+/// Waits until `path` holds a pid written by a fake child (or any command).
+pub(crate) fn child_pid(path: &Path) -> libc::pid_t {
     let start = Instant::now();
     loop {
         if let Some(pid) = std::fs::read_to_string(path)
@@ -34,7 +34,7 @@ fn child_pid(path: &Path) -> libc::pid_t {
 }
 
 /// Whether `pid` is gone (reaped, or a zombie about to be).
-fn gone_within(pid: libc::pid_t, limit: Duration) -> bool {
+pub(crate) fn gone_within(pid: libc::pid_t, limit: Duration) -> bool {
     let start = Instant::now();
     while start.elapsed() < limit {
         let status = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
@@ -56,7 +56,7 @@ fn hanging_child(dir: &Path) -> (tempfile::TempDir, PathBuf) {
     (children, pid_file)
 }
 
-fn signal(child: &Child, signal: libc::c_int) {
+pub(crate) fn signal(child: &Child, signal: libc::c_int) {
     // SAFETY: kill with the pid of our own unreaped child.
     assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
 }

@@ -4,9 +4,10 @@
 //! outlives compare.
 use std::io::{BufRead as _, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
+use crate::careless::{child_pid as pid_in, gone_within, signal};
 use crate::fake::compare_on_children as compare;
 
 /// A bake-off of `command` under glibc's malloc alone, in `dir`: fast runs, each followed by
@@ -28,11 +29,6 @@ fn command_bakeoff(dir: &Path, command: &str, args: &[&str]) -> Command {
     bakeoff
 }
 
-fn signal(child: &Child, signal: libc::c_int) {
-    // SAFETY: kill with the pid of our own unreaped child.
-    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
-}
-
 fn names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
@@ -40,30 +36,6 @@ fn names(dir: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-fn alive(pid: libc::pid_t) -> bool {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let state = stat
-        .rsplit(')')
-        .next()
-        .and_then(|s| s.split_whitespace().next());
-    !matches!(state, None | Some("Z"))
-}
-
-/// Waits until `path` holds a number, as a command writes its pid.
-fn pid_in(path: &Path) -> libc::pid_t {
-    let start = Instant::now();
-    loop {
-        if let Some(pid) = std::fs::read_to_string(path)
-            .ok()
-            .and_then(|s| s.trim().parse().ok())
-        {
-            return pid;
-        }
-        assert!(start.elapsed() < Duration::from_secs(60), "no pid written");
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 #[test]
@@ -326,11 +298,10 @@ fn no_process_of_a_command_outlives_a_killed_compare() {
     let background = pid_in(&dir.path().join("background.pid"));
     signal(&bakeoff, libc::SIGKILL);
     bakeoff.wait().unwrap();
-    let start = Instant::now();
-    while alive(background) && start.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert!(!alive(background), "{background} outlived compare");
+    assert!(
+        gone_within(background, Duration::from_secs(10)),
+        "{background} outlived compare"
+    );
 }
 
 #[test]
