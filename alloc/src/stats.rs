@@ -42,13 +42,23 @@ impl ClassStats {
 
     /// Adds `other`'s counters to these.
     pub fn add(&mut self, other: &ClassStats) {
-        self.allocs += other.allocs;
-        self.carved_bytes += other.carved_bytes;
-        self.reuses += other.reuses;
-        self.remote_frees += other.remote_frees;
-        self.remote_drained += other.remote_drained;
-        self.slow_paths += other.slow_paths;
-        self.switches += other.switches;
+        self.combine(other, |a, b| a + b);
+    }
+
+    /// Takes `base`'s counters off these, stopping at zero: what happened since `base`.
+    pub fn subtract(&mut self, base: &ClassStats) {
+        self.combine(base, u64::saturating_sub);
+    }
+
+    /// Each counter set to `op` of it and `other`'s: the one place that lists the counters.
+    fn combine(&mut self, other: &ClassStats, op: impl Fn(u64, u64) -> u64) {
+        self.allocs = op(self.allocs, other.allocs);
+        self.carved_bytes = op(self.carved_bytes, other.carved_bytes);
+        self.reuses = op(self.reuses, other.reuses);
+        self.remote_frees = op(self.remote_frees, other.remote_frees);
+        self.remote_drained = op(self.remote_drained, other.remote_drained);
+        self.slow_paths = op(self.slow_paths, other.slow_paths);
+        self.switches = op(self.switches, other.switches);
     }
 }
 
@@ -88,6 +98,17 @@ impl Fallbacks {
             + self.slice_exhausted
             + self.no_arena
             + self.no_reservation
+    }
+
+    /// Takes `base`'s counts off these, stopping at zero: what happened since `base`.
+    pub fn subtract(&mut self, base: &Fallbacks) {
+        let op = u64::saturating_sub;
+        self.zero_size = op(self.zero_size, base.zero_size);
+        self.too_large = op(self.too_large, base.too_large);
+        self.over_aligned = op(self.over_aligned, base.over_aligned);
+        self.slice_exhausted = op(self.slice_exhausted, base.slice_exhausted);
+        self.no_arena = op(self.no_arena, base.no_arena);
+        self.no_reservation = op(self.no_reservation, base.no_reservation);
     }
 }
 
@@ -130,6 +151,18 @@ impl Totals {
             nursery_bytes: 0,
             nursery_capacity_bytes: 0,
         }
+    }
+
+    /// Takes `base`'s counters off these, stopping at zero: what happened since `base` (a
+    /// forked child's own work, its parent's counters at the fork taken off). The heap's state
+    /// (policy, sizes, arenas, the nursery's capacity) is kept as it is now.
+    pub fn subtract(&mut self, base: &Totals) {
+        for (class, at_base) in self.classes.iter_mut().zip(&base.classes) {
+            class.subtract(at_base);
+        }
+        self.fallbacks.subtract(&base.fallbacks);
+        self.advice_errors = self.advice_errors.saturating_sub(base.advice_errors);
+        self.nursery_bytes = self.nursery_bytes.saturating_sub(base.nursery_bytes);
     }
 }
 
@@ -203,4 +236,46 @@ impl FallbackCounters {
 #[inline(always)]
 pub(crate) fn add_owned(counter: &AtomicU64) {
     counter.store(counter.load(Relaxed) + 1, Relaxed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn totals_since_a_base_are_the_counters_gained_and_the_state_as_it_is_now() {
+        let mut base = Totals::zeroed(Policy::DEFAULT);
+        base.classes[3].allocs = 10;
+        base.classes[3].remote_drained = 4;
+        base.fallbacks.too_large = 2;
+        base.nursery_bytes = 1 << 20;
+        let mut now = base;
+        now.classes[3].allocs = 25;
+        now.classes[3].remote_drained = 4;
+        now.classes[5].switches = 1;
+        now.fallbacks.too_large = 7;
+        now.fallbacks.no_arena = 1;
+        now.advice_errors = 3;
+        now.arenas_claimed = 2;
+        now.slice_bytes = 64 << 20;
+        now.subtract(&base);
+        assert_eq!(now.classes[3].allocs, 15);
+        assert_eq!(now.classes[3].remote_drained, 0);
+        assert_eq!(now.classes[5].switches, 1);
+        assert_eq!(now.fallbacks.too_large, 5);
+        assert_eq!(now.fallbacks.no_arena, 1);
+        assert_eq!(now.advice_errors, 3);
+        assert_eq!(now.nursery_bytes, 0);
+        assert_eq!((now.arenas_claimed, now.slice_bytes), (2, 64 << 20));
+    }
+
+    #[test]
+    fn a_counter_below_its_base_stops_at_zero() {
+        let mut now = ClassStats::ZERO;
+        now.allocs = 1;
+        let mut base = ClassStats::ZERO;
+        base.allocs = 5;
+        now.subtract(&base);
+        assert_eq!(now, ClassStats::ZERO);
+    }
 }

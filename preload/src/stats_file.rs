@@ -92,29 +92,6 @@ pub(crate) unsafe fn forked() {
     AT_FORK.forked.store(true, Release);
 }
 
-/// Subtracts the counters at the fork from `stats` (the state, not counters, stays: policy,
-/// reservation, slice size, arenas claimed).
-fn since_fork(stats: &mut Totals, base: &Totals) {
-    for (c, b) in stats.classes.iter_mut().zip(&base.classes) {
-        c.allocs = c.allocs.saturating_sub(b.allocs);
-        c.carved_bytes = c.carved_bytes.saturating_sub(b.carved_bytes);
-        c.reuses = c.reuses.saturating_sub(b.reuses);
-        c.remote_frees = c.remote_frees.saturating_sub(b.remote_frees);
-        c.remote_drained = c.remote_drained.saturating_sub(b.remote_drained);
-        c.slow_paths = c.slow_paths.saturating_sub(b.slow_paths);
-        c.switches = c.switches.saturating_sub(b.switches);
-    }
-    let (f, b) = (&mut stats.fallbacks, &base.fallbacks);
-    f.zero_size = f.zero_size.saturating_sub(b.zero_size);
-    f.too_large = f.too_large.saturating_sub(b.too_large);
-    f.over_aligned = f.over_aligned.saturating_sub(b.over_aligned);
-    f.slice_exhausted = f.slice_exhausted.saturating_sub(b.slice_exhausted);
-    f.no_arena = f.no_arena.saturating_sub(b.no_arena);
-    f.no_reservation = f.no_reservation.saturating_sub(b.no_reservation);
-    stats.advice_errors = stats.advice_errors.saturating_sub(base.advice_errors);
-    stats.nursery_bytes = stats.nursery_bytes.saturating_sub(base.nursery_bytes);
-}
-
 /// Copies `CHECKBENCH_SLICE_STATS` into [`PATH`], if set and short enough.
 pub(crate) fn remember_path() {
     // SAFETY: a NUL-terminated name; getenv only reads the environment.
@@ -145,7 +122,7 @@ pub(crate) fn write() {
     let forked = AT_FORK.forked.load(Acquire);
     if forked {
         // SAFETY: written only by `forked`, before the flag was stored (see AtFork).
-        since_fork(stats, unsafe { &*AT_FORK.stats.get() });
+        stats.subtract(unsafe { &*AT_FORK.stats.get() });
     }
     if format(line, stats, served, forked).is_err() {
         return;

@@ -38,6 +38,17 @@ impl QuietGate {
             let waited = start.elapsed();
             let quiet = other_cpus <= self.threshold_cpus;
             if quiet || waited >= self.max_wait || stop.load(Ordering::SeqCst) {
+                if said {
+                    progress.note(&if quiet {
+                        format!("quiet after {:.0} s", waited.as_secs_f64())
+                    } else {
+                        format!(
+                            "still busy after {:.0} s ({other_cpus:.2} CPUs): running anyway, \
+                             the run is marked as started busy",
+                            waited.as_secs_f64()
+                        )
+                    });
+                }
                 return Some(QuietCheck {
                     waited_s: if quiet && !said {
                         0.0
@@ -50,7 +61,7 @@ impl QuietGate {
                 });
             }
             if !said {
-                progress.warn(&format!(
+                progress.note(&format!(
                     "waiting for a quiet machine: other processes keep {other_cpus:.2} CPUs busy \
                      (quiet: at most {:.2}), up to {} s",
                     self.threshold_cpus,

@@ -49,10 +49,15 @@ impl Progress {
 
     /// A line above the bar: a failed run stays visible after the bar moves on.
     pub fn warn(&self, line: &str) {
+        self.note(&format!("failed: {line}"));
+    }
+
+    /// A line above the bar that reports, not fails: what the quiet gate waited for.
+    pub fn note(&self, line: &str) {
         if !self.bar.is_hidden() {
-            self.bar.println(format!("failed: {line}"));
+            self.bar.println(line);
         } else if self.echo {
-            eprintln!("failed: {line}");
+            eprintln!("{line}");
         }
     }
 

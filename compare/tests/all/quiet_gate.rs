@@ -46,6 +46,8 @@ fn a_run_beside_a_busy_loop_waits_out_the_limit_and_is_marked_busy() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("waiting for a quiet machine"), "{stderr}");
+    assert!(stderr.contains("still busy after 2 s"), "{stderr}");
+    assert!(!stderr.contains("failed: waiting"), "{stderr}");
     let checks = checks(dir.path());
     assert_eq!(checks.len(), 1, "{checks:?}");
     let check = &checks[0];
