@@ -2,10 +2,13 @@
 //!
 //! A default is a declaration of its own (TypeScript's `getResolvedTypeParameterDefault`
 //! keeps one per type parameter): **its type does not depend on who asked for it first.**
-//! It is resolved with its asker's aliases set aside, its nesting depth from 0, and kept
-//! per type parameter, with the limits met while it was resolved (`check/limits.rs`'s
-//! `Decided`). Before issue 42 a default was resolved again at every reference, under its
-//! asker's aliases, and its type node was cached only where no alias was being resolved:
+//! It is resolved once, through its type node (so with the instantiation depth and count
+//! restarted) and its nesting depth from 0, and kept per type parameter with the limits met
+//! while it was resolved (`check/limits.rs`'s `Decided`). An alias being resolved by its
+//! asker and named in a deferred position in it is that alias, lazily, as in a declared
+//! type resolved there; a lazy alias relates, gives members and prints as what it stands
+//! for. Before issue 42 a default was resolved again at every reference, and its type node
+//! was cached only where no alias was being resolved:
 //! json-schema-to-ts@3.1.1's `ParseSchema`, whose default `RESULT` names a dozen aliases
 //! whose own defaults name `ParseSchema` again, expanded into a tree as deep as the
 //! nesting limit whenever a checker first met it inside an alias (`type U<T> =
