@@ -21,7 +21,7 @@ WALK = {
     "annotations",
 }
 FLOW = {"narrow", "guards"}
-SYMBOL = {"symbols", "values", "signatures", "type_nodes", "resolution", "scope"}
+SYMBOL = {"symbols", "defaults", "values", "signatures", "type_nodes", "resolution", "scope"}
 TYPE = {
     "inference", "widening", "instantiation", "conditional", "mapped", "relations",
     "sigrel", "variance", "limits", "properties", "members", "this", "outer", "printing",

@@ -16,6 +16,7 @@ mod calls;
 mod conditional;
 mod constraints;
 mod declarations;
+mod defaults;
 mod elaboration;
 mod excess;
 mod expressions;
@@ -166,6 +167,8 @@ pub struct Checker<'a, 'b> {
     lean: usize,
     /// Results computed while leaning on a placeholder, with the index they leaned on.
     provisional: FxHashMap<Resolution, (TypeId, usize)>,
+    /// Type parameters' defaults, resolved and being resolved (`check/defaults.rs`).
+    defaults: defaults::Defaults,
     /// Aliases being resolved, with the `deferred` count when each started.
     alias_stack: Vec<(SymbolId, u32)>,
     /// How many deferred positions (type arguments, array elements, members) the type
@@ -259,6 +262,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             resolving: FxHashMap::default(),
             lean: NO_LEAN,
             provisional: FxHashMap::default(),
+            defaults: Default::default(),
             alias_stack: Vec::new(),
             deferred: 0,
             globals: Globals::default(),

@@ -46,7 +46,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             .iter()
             .map(|t| self.type_from_node(file, t))
             .collect();
-        let filled = self.fill_args(s, &params, written);
+        let filled = self.fill_args(s, &params, written).or_error(params.len());
         // Inside a conditional type TypeScript narrows the checked type in the true branch,
         // which this checker does not model: generic arguments and constraints stay unchecked.
         let decide = self.in_conditional == 0;

@@ -54,6 +54,7 @@ use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::defaults::Filled;
 use super::{Checker, MAX_DEPTH};
 use crate::bind::SymbolId;
 use crate::diag::Code;
@@ -157,6 +158,8 @@ pub(super) enum Decided {
     Return(u64),
     Declared(SymbolId),
     Constraint(SymbolId),
+    /// A type parameter's default (its declaring symbol and position).
+    Default((SymbolId, u32)),
     Check(super::ConstraintKey),
 }
 
@@ -473,7 +476,9 @@ impl<'a> Checker<'a, '_> {
                     return None;
                 };
                 let params = self.type_params_of(s);
-                let args = self.fill_args(s, &params, args);
+                let Filled::All(args) = self.fill_args(s, &params, args) else {
+                    return None;
+                };
                 let alias = Mapper::new(&self.types, &params, &args);
                 let mapper = self.compose_mapper(&c.root.outer, c.mapper.as_deref(), &alias);
                 (c.root.clone(), mapper)

@@ -292,6 +292,12 @@ impl<'a> Checker<'a, '_> {
     /// type parameters: `None` for other types. The same type where no outer type
     /// parameter changes, else the declared type's instantiation with the new arguments,
     /// one per arguments.
+    ///
+    /// Each type and mapper is instantiated once, like every other type (`inst_cache`):
+    /// the arguments of an anonymous type are often anonymous types themselves (a chain of
+    /// aliases each defaulting two parameters to the next, `type A0<S, X = A1<S>, Y =
+    /// A1<[S]>> = { x: X; y: Y }`), and instantiating them again at every mention took
+    /// time exponential in the chain's length.
     pub(super) fn instantiate_anonymous(&mut self, t: TypeId, m: &Mapper) -> Option<TypeId> {
         let a = match self.outer_types.anon.get(&t) {
             Some(a) => a.clone(),
@@ -300,22 +306,38 @@ impl<'a> Checker<'a, '_> {
         if m.pairs.is_empty() {
             return Some(t);
         }
+        if let Some(&r) = self.inst_cache.get(&(t, m.key)) {
+            return Some(r);
+        }
+        let mut scope = self.cache_scope();
+        let r = scope.instantiate_outer_args(t, &a, m);
+        let met = scope.met();
+        drop(scope);
+        if met.cacheable() {
+            self.inst_cache.insert((t, m.key), r);
+        }
+        Some(r)
+    }
+
+    /// `t`, an instantiation of `a`'s declared anonymous type, under `m`: the declared
+    /// type with its outer type parameters' arguments instantiated by `m`.
+    fn instantiate_outer_args(&mut self, t: TypeId, a: &Anon, m: &Mapper) -> TypeId {
         let args: Box<[TypeId]> = a.args.iter().map(|&x| self.instantiate(x, m)).collect();
         if args == a.args {
-            return Some(t);
+            return t;
         }
         if *args == *a.params {
-            return Some(a.target);
+            return a.target;
         }
         let key = (a.target, args);
         if let Some(&r) = self.outer_types.instantiations.get(&key) {
-            return Some(r);
+            return r;
         }
         if let Some(r) = self.instantiation_limited() {
-            return Some(r);
+            return r;
         }
         let TypeKind::Object(o) = self.types.kind(a.target).clone() else {
-            return Some(t);
+            return t;
         };
         self.inst_depth += 1;
         let mut scope = self.cache_scope();
@@ -371,7 +393,7 @@ impl<'a> Checker<'a, '_> {
         if met.cacheable() {
             self.outer_types.instantiations.insert(key, r);
         }
-        Some(r)
+        r
     }
 
     /// Registers `t`, an object type no declaration's syntax registered (an object literal's

@@ -19,6 +19,8 @@ pub(super) enum Resolution {
     Variance(SymbolId),
     /// A generic alias instantiated with arguments (by the mapper's key).
     Alias(SymbolId, u64),
+    /// A type parameter's default (its declaring symbol and position, `check/defaults.rs`).
+    Default((SymbolId, u32)),
 }
 
 /// A [`Resolution`] in progress, and the provisional results that leaned on its

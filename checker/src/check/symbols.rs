@@ -1,5 +1,5 @@
 //! Symbols in type positions: entity names, exports and aliases resolved, the declared type
-//! of a symbol, type references, type parameters' defaults and constraints.
+//! of a symbol, type references, type parameters' constraints (defaults: `check/defaults.rs`).
 use std::rc::Rc;
 
 use rustc_hash::FxHashSet;
@@ -7,6 +7,7 @@ use rustc_hash::FxHashSet;
 use swc_atoms::Atom;
 
 use super::Checker;
+use super::defaults::Filled;
 use super::limits::Decided;
 use super::resolution::Resolution;
 use crate::bind::{DeclRef as BDecl, Imported, SymbolId, flags};
@@ -143,7 +144,7 @@ impl<'a, 'b> Checker<'a, 'b> {
             if params.is_empty() {
                 return self.declared_type(s);
             }
-            let args = self.fill_args(s, &params, args);
+            let args = self.fill_args(s, &params, args).or_error(params.len());
             return self.types.reference(s, args.into());
         }
         if f & flags::TYPE_ALIAS != 0 {
@@ -151,15 +152,17 @@ impl<'a, 'b> Checker<'a, 'b> {
             if let Some(&(_, at)) = self.alias_stack.iter().find(|e| e.0 == s)
                 && self.deferred > at
             {
-                let args = self.fill_args(s, &params, args);
+                let (Filled::All(args) | Filled::Lazy(args)) = self.fill_args(s, &params, args);
                 return self.types.lazy_alias(s, args.into());
             }
             let body = self.declared_type(s);
             if params.is_empty() {
                 return body;
             }
-            let args = self.fill_args(s, &params, args);
-            return self.alias_instantiation(s, body, args);
+            return match self.fill_args(s, &params, args) {
+                Filled::All(args) => self.alias_instantiation(s, body, args),
+                Filled::Lazy(args) => self.types.lazy_alias(s, args.into()),
+            };
         }
         if f & flags::ENUM != 0 {
             return self.types.of_symbol(SymbolType::Enum, s);
@@ -193,41 +196,6 @@ impl<'a, 'b> Checker<'a, 'b> {
             self.inst_cache.insert((body, m.key), r);
         }
         r
-    }
-
-    pub(super) fn fill_args(
-        &mut self,
-        s: SymbolId,
-        params: &[TypeId],
-        mut args: Vec<TypeId>,
-    ) -> Vec<TypeId> {
-        args.truncate(params.len());
-        while args.len() < params.len() {
-            let i = args.len();
-            let default = self.type_param_default(s, i);
-            let d = match default {
-                Some(d) => {
-                    let m = Mapper::new(&self.types, &params[..i], &args);
-                    self.instantiate(d, &m)
-                }
-                None => ids::ANY,
-            };
-            args.push(d);
-        }
-        args
-    }
-
-    pub(super) fn type_param_default(&mut self, s: SymbolId, i: usize) -> Option<TypeId> {
-        let decls = self.bound.symbol(s).decls.clone();
-        for (file, d) in decls {
-            let tp = declared_type_params(&d);
-            if let Some(p) = tp.and_then(|tp| tp.params.get(i))
-                && let Some(d) = &p.default
-            {
-                return Some(self.type_from_node(file, d));
-            }
-        }
-        None
     }
 
     pub(super) fn constraint_of(&mut self, s: SymbolId) -> Option<TypeId> {
@@ -366,7 +334,7 @@ impl<'a, 'b> Checker<'a, 'b> {
 }
 
 /// The type parameters a class, interface or alias declaration lists (`<T, U>`).
-fn declared_type_params<'a>(d: &BDecl<'a>) -> Option<&'a swc_ecma_ast::TsTypeParamDecl> {
+pub(super) fn declared_type_params<'a>(d: &BDecl<'a>) -> Option<&'a swc_ecma_ast::TsTypeParamDecl> {
     match d {
         BDecl::Class(c) => c.type_params.as_deref(),
         BDecl::Interface(i) => i.type_params.as_deref(),

@@ -83,13 +83,14 @@ impl<'a, 'b> Checker<'a, 'b> {
         ty
     }
 
-    /// Whether `r` names a type alias while an alias is being resolved. TypeScript resolves
-    /// an alias reference's arguments with it (`getTypeFromTypeAliasReference`), so they
-    /// are no deferred position, unlike a class's or interface's (`Array<A>` in `A`'s
-    /// declaration is recursive, `Record<string, A>` circular, `TS2456`). Outside an alias
-    /// being resolved nothing reads the count, and nothing is resolved to answer.
+    /// Whether `r` names a type alias while an alias or a default is being resolved.
+    /// TypeScript resolves an alias reference's arguments with it
+    /// (`getTypeFromTypeAliasReference`), so they are no deferred position, unlike a
+    /// class's or interface's (`Array<A>` in `A`'s declaration is recursive, `Record<string,
+    /// A>` circular, `TS2456`). Outside both nothing reads the count, and nothing is
+    /// resolved to answer.
     fn names_alias_being_resolved(&mut self, file: u32, r: &TsTypeRef) -> bool {
-        if self.alias_stack.is_empty() {
+        if self.alias_stack.is_empty() && !self.resolving_default() {
             return false;
         }
         match self.resolve_entity(file, &entity_of(&r.type_name)) {

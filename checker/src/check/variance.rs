@@ -308,7 +308,7 @@ impl<'a> Checker<'a, '_> {
         let (sym, sa, ta) = match (self.types.kind(s), self.types.kind(t)) {
             (TypeKind::Reference(a, sa), TypeKind::Reference(b, ta))
             | (TypeKind::LazyAlias(a, sa), TypeKind::LazyAlias(b, ta))
-                if a == b =>
+                if a == b && sa.len() == ta.len() =>
             {
                 (*a, sa.clone(), ta.clone())
             }

@@ -6,6 +6,7 @@ mod cli;
 mod const_literals;
 mod constraints;
 mod contextual;
+mod defaults;
 mod determinism;
 mod diagnostics;
 mod excess_properties;
