@@ -21,11 +21,14 @@ struct Args {
     /// on its own thread, taking turns on the one QuickJS runtime.
     #[command(flatten)]
     run: RunArgs,
-    /// When the engine collects garbage cycles: `handover[/N]` (the default: QuickJS's own
-    /// schedule, plus a collection at the end of a turn that hands the runtime to another
-    /// checker's thread after allocating 1/N of the live heap, N = 64), `engine` (QuickJS's own
-    /// schedule only, on whichever thread allocates), `every-turn`, or `large-turns[/N]` (the
-    /// engine's trigger off; a collection after a turn that allocated 1/N of the live heap).
+    /// When the engine collects garbage cycles, and on which thread garbage dies: `handback`
+    /// (the default: QuickJS's own schedule; a block freed on another checker's thread goes
+    /// back to the checker that made it, which frees it at the start of its next turn),
+    /// `engine` (QuickJS's own schedule only, on whichever thread allocates), `handover[/N]`
+    /// (QuickJS's own, plus a collection at the end of a turn that hands the runtime to another
+    /// checker's thread after allocating 1/N of the live heap, N = 64), `every-turn`, or
+    /// `large-turns[/N]` (the engine's trigger off; a collection after a turn that allocated
+    /// 1/N of the live heap).
     #[arg(long, value_name = "SCHEDULE", default_value_t = Collect::default())]
     collect: Collect,
     /// Write the compiler host's input (every file, the library, the module roots) to
@@ -92,13 +95,19 @@ fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
     }
     // With --json on stderr, where the report's reader does not look.
     let c = &outcome.collections;
-    let line = format!(
+    let mut line = format!(
         "collect     {}: {} collections at turn ends, {:.2} s; the engine asked for {:.0} MiB",
         c.schedule,
         c.count,
         c.seconds,
         c.engine_allocated_bytes as f64 / (1 << 20) as f64
     );
+    if c.handed_back > 0 {
+        line += &format!(
+            "; {} blocks handed back to their makers, {} freed by them",
+            c.handed_back, c.taken_back
+        );
+    }
     if run.json {
         eprintln!("{line}");
     } else {

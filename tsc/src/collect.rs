@@ -4,7 +4,9 @@
 //! checker's thread made is a remote free there, reused only in its owner's slow path (which
 //! `nohuge` never takes), so where the collections run shapes the 8-checker heap.
 //!
-//! The schedules other than the engine's own decide at the end of each turn (a checker's file,
+//! `handback` leaves the engine's schedule alone and returns each freed block to the checker
+//! that made it instead (`engine/counted.rs`). The schedules other than the engine's own decide
+//! at the end of each turn (a checker's file,
 //! or a phase of the program), on the thread that had it, from what the engine asked for: the
 //! same decisions under every allocator.
 use std::fmt;
@@ -29,20 +31,24 @@ pub enum Collect {
     /// bytes: collections made only so that a checker's garbage dies on its own thread. At 1
     /// checker no turn hands over, and this is the engine's schedule.
     Handover { divisor: u32 },
+    /// The engine's own schedule, and a block freed on another checker's thread goes back to
+    /// the checker that made it, which frees it on its own thread at the start of its next
+    /// turn: a collection frees everyone's cycles, but each checker's garbage dies on its own
+    /// thread, without collections of its own. At 1 checker nothing is handed back, and this
+    /// is the engine's schedule.
+    Handback,
 }
 
 /// The divisor `large-turns` and `handover` stand for.
 pub const DEFAULT_DIVISOR: u32 = 64;
 
-/// The schedule every run takes unless told otherwise, the reproduce's too: at 1 checker it
-/// is the engine's own (the single-threaded rows keep the heap QuickJS makes by itself), and at
-/// N it frees each checker's garbage on its own thread wherever that garbage is large (trpc at
-/// 8: remote frees 14.1% of allocations under the engine's schedule, 0.7% under this one).
+/// What every run takes unless told otherwise, the reproduce's too: the engine's own schedule,
+/// with each checker's garbage freed on its own thread (trpc at 8: remote frees 14.1% of
+/// allocations under the engine's schedule, 0.001% under this one, at 1.06x its user time; a
+/// collection schedule that gets under 1% costs 1.9x). At 1 checker it is the engine's own.
 impl Default for Collect {
     fn default() -> Self {
-        Collect::Handover {
-            divisor: DEFAULT_DIVISOR,
-        }
+        Collect::Handback
     }
 }
 
@@ -51,6 +57,7 @@ impl fmt::Display for Collect {
         let (name, divisor) = match *self {
             Collect::Engine => return f.write_str("engine"),
             Collect::EveryTurn => return f.write_str("every-turn"),
+            Collect::Handback => return f.write_str("handback"),
             Collect::LargeTurns { divisor } => ("large-turns", divisor),
             Collect::Handover { divisor } => ("handover", divisor),
         };
@@ -68,8 +75,8 @@ impl FromStr for Collect {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let unknown = || {
             format!(
-                "unknown collection schedule `{s}`: `engine`, `every-turn`, `large-turns[/N]` or \
-                 `handover[/N]` (N a whole number of at least 1)"
+                "unknown collection schedule `{s}`: `engine`, `every-turn`, `large-turns[/N]`, \
+                 `handover[/N]` or `handback` (N a whole number of at least 1)"
             )
         };
         // `NAME` alone stands for the default divisor.
@@ -80,6 +87,7 @@ impl FromStr for Collect {
         let make: fn(u32) -> Collect = match name {
             "engine" if s == name => return Ok(Collect::Engine),
             "every-turn" if s == name => return Ok(Collect::EveryTurn),
+            "handback" if s == name => return Ok(Collect::Handback),
             "large-turns" => |divisor| Collect::LargeTurns { divisor },
             "handover" => |divisor| Collect::Handover { divisor },
             _ => return Err(unknown()),
@@ -109,7 +117,10 @@ impl Decider {
 
     /// Whether the engine's own trigger stays on.
     pub fn engine_triggers(&self) -> bool {
-        matches!(self.collect, Collect::Engine | Collect::Handover { .. })
+        matches!(
+            self.collect,
+            Collect::Engine | Collect::Handover { .. } | Collect::Handback
+        )
     }
 
     /// Whether to collect now, at the end of a turn after which the engine has asked for
@@ -119,7 +130,7 @@ impl Decider {
         let turn = allocated.saturating_sub(self.allocated_before);
         self.allocated_before = allocated;
         match self.collect {
-            Collect::Engine => false,
+            Collect::Engine | Collect::Handback => false,
             Collect::EveryTurn => true,
             Collect::LargeTurns { divisor } => {
                 turn >= self.live_after_last / u64::from(divisor)
@@ -153,6 +164,7 @@ mod tests {
                 divisor: DEFAULT_DIVISOR,
             },
             Collect::Handover { divisor: 7 },
+            Collect::Handback,
         ] {
             assert_eq!(collect.to_string().parse::<Collect>(), Ok(collect));
         }
@@ -162,6 +174,7 @@ mod tests {
             "handover/x",
             "every-turn/2",
             "engine/64",
+            "handback/2",
         ] {
             assert!(bad.parse::<Collect>().is_err(), "{bad}");
         }

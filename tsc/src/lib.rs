@@ -82,6 +82,11 @@ pub struct Collections {
     pub seconds: f64,
     /// Bytes the engine asked for over the run.
     pub engine_allocated_bytes: u64,
+    /// Under `handback`: blocks freed on another checker's thread and handed back to their
+    /// maker, and those the makers freed (the rest were handed back after the maker's last
+    /// turn); 0 under the other schedules.
+    pub handed_back: u64,
+    pub taken_back: u64,
 }
 
 /// One diagnostic as TypeScript reports it.

@@ -137,7 +137,9 @@ pub(crate) fn check(
 ) -> Result<Run, Error> {
     let at = |index: usize| move |message: String| Error::Engine { index, message };
     let start = Instant::now();
-    let counters = Arc::new(Counters::default());
+    // Checker 0's thread makes the runtime, the program and checker 0.
+    counted::make_as(0);
+    let counters = Arc::new(Counters::new(count, collect == Collect::Handback));
     let engine = Engine::with_counters(counters.clone()).map_err(at(0))?;
     let collector = Collector::new(&engine, collect, counters);
     phase(&engine, &collector, |ctx| {
@@ -270,6 +272,7 @@ fn checker(
     // A checker that returns early, by error or panic, stops the others instead of leaving them
     // waiting for its turn.
     let guard = FailOnDrop(turns);
+    counted::make_as(index);
     let mut made = false;
     let mut report = None;
     for step in plan.steps(index) {
@@ -277,6 +280,7 @@ fn checker(
             std::mem::forget(guard);
             return Err(STOPPED.to_string());
         }
+        collector.counters.take_back();
         engine.context.with(|ctx| -> Result<(), String> {
             if !made {
                 call::<()>(&ctx, "checker", (index as u32,))?;
@@ -383,6 +387,8 @@ impl<'a> Collector<'a> {
             count: self.collections.load(Relaxed),
             seconds: self.collect_ns.load(Relaxed) as f64 / 1e9,
             engine_allocated_bytes: self.counters.allocated.load(Relaxed),
+            handed_back: self.counters.handed_back.load(Relaxed),
+            taken_back: self.counters.taken_back.load(Relaxed),
         }
     }
 }
@@ -397,7 +403,7 @@ pub struct Engine {
 
 impl Engine {
     pub fn new() -> Result<Engine, String> {
-        Engine::with_counters(Arc::default())
+        Engine::with_counters(Arc::new(Counters::new(1, false)))
     }
 
     fn with_counters(counters: Arc<Counters>) -> Result<Engine, String> {

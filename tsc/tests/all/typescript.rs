@@ -124,6 +124,46 @@ fn the_digest_is_the_same_at_one_two_three_and_eight_checkers() {
     }
 }
 
+/// Under `handback` a checker's garbage dies on its own thread: the blocks a collection or a
+/// dropped reference frees on another checker's thread go back to the checker that made them,
+/// and the answer is the engine's schedule's.
+#[test]
+fn under_handback_blocks_freed_on_another_checkers_thread_go_back_to_their_maker() {
+    let sources: Vec<(String, String)> = (0..48)
+        .map(|i| {
+            let text = format!(
+                "export type Box{i}<T> = {{ value: T; next: Box{i}<T[]> | null }};\n\
+                 export const items{i} = Array.from({{ length: 200 }}, (_, k) => ({{ k, s: `${{k}}` }}));\n\
+                 export function pick{i}<K extends keyof typeof items{i}[0]>(key: K) {{\n\
+                   return items{i}.map((item) => item[key]);\n}}\n\
+                 const wrong{i}: Box{i}<string> = {{ value: 1, next: null }};\n"
+            );
+            (format!("src/file{i}.ts"), text)
+        })
+        .collect();
+    let files: Vec<(&str, &str)> = sources
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let files = corpus("boxes", &files);
+    let engine = run(&files, 8);
+    let handback = tsc::run(
+        &files,
+        typescript(),
+        &Options {
+            checkers: 8,
+            collect: Collect::Handback,
+        },
+    )
+    .unwrap();
+    assert_eq!(handback.digest, engine.digest);
+    assert_eq!(lines(&handback).len(), 48, "{:?}", lines(&handback));
+    let c = &handback.collections;
+    assert!(c.handed_back > 0, "{c:?}");
+    assert!(c.taken_back <= c.handed_back, "{c:?}");
+    assert_eq!(engine.collections.handed_back, 0);
+}
+
 /// `// @ts-ignore` and `// @ts-expect-error` silence the line below them (past blank lines and
 /// line comments) and an unused expectation is itself an error, whichever checker checks the
 /// file: the host applies TypeScript's rule for every checker, not only the program's own.
