@@ -28,7 +28,6 @@ use crate::output::{progress::Progress, report};
 use crate::results::{Results, Settings};
 use crate::shard::{self, Shard};
 use crate::studies::reproduce;
-use crate::workload::WorkloadKind;
 
 /// Runs the command line; errors are printed with their causes.
 pub fn main() -> ExitCode {
@@ -116,7 +115,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
             }
             let default = |stem: &str, ext: &str| {
                 let suffix = match args.workload {
-                    WorkloadKind::Checker => String::new(),
+                    default if default.is_default() => String::new(),
                     other => format!("-{other}"),
                 };
                 // A shard writes its runs only, each to its own file; the merge reports.
@@ -334,10 +333,10 @@ fn bakeoff(
         {
             refuse_to_replace(path)?;
         }
-        if crate::export::atomic::remove_leftover(path).unwrap_or(false) {
+        if workload::atomic::remove_leftover(path).unwrap_or(false) {
             eprintln!(
                 "removed {}, left by a write that was killed before it landed",
-                crate::export::atomic::leftover_path(path).display()
+                workload::atomic::leftover_path(path).display()
             );
         }
         eprintln!(
@@ -571,17 +570,13 @@ fn prepare_checker(
         timeout,
     };
     let settings = &results.settings;
-    if settings.workload == WorkloadKind::Tsc {
-        // The children read the compiler from the cache without fetching or hashing it.
-        let options = corpora::OpenOptions {
-            cache_dir: schedule.cache_dir.clone(),
-            fetch: true,
-            progress: true,
-        };
-        tsc::TypeScript::open(&options, false).context(
-            "opening the TypeScript package the tsc workload runs (the `typescript` corpus)",
-        )?;
-    }
+    // What the children read from the cache without fetching or hashing it, beyond corpora.
+    let options = corpora::OpenOptions {
+        cache_dir: schedule.cache_dir.clone(),
+        fetch: true,
+        progress: true,
+    };
+    (settings.workload.protocol().prepare)(&options)?;
     let recorded = settings.corpus_digests.clone();
     let mut digests = Vec::new();
     let corpora = settings

@@ -21,7 +21,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::benchmark::runner;
 use crate::results::{Results, Settings};
-use crate::workload::WorkloadKind;
 
 /// `K/N`: the K-th of N shards, K counting from 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -145,6 +144,9 @@ const TSC_RUN_S: &[(&str, usize, f64)] = &[
     ("typescript", 8, 47.5),
 ];
 
+/// The measured figures by workload name; a workload without any weighs every cell alike.
+const RUN_S: &[(&str, &[(&str, usize, f64)])] = &[("checker", CHECKER_RUN_S), ("tsc", TSC_RUN_S)];
+
 /// What a cell weighs when nothing is known of it (a corpus folder, a `--command`): all
 /// such cells weigh alike, so a plan of them is dealt out by count.
 const UNKNOWN_RUN_S: f64 = 1.0;
@@ -166,21 +168,17 @@ pub fn expected_run_s(settings: &Settings, corpus: &str, checkers: usize) -> f64
             .min_by_key(|&(n, _)| (n.abs_diff(checkers), n))
             .map(|(_, seconds)| seconds)
     };
-    let found = match settings.workload {
-        WorkloadKind::Checker => nearest(
-            &mut CHECKER_RUN_S
-                .iter()
-                .filter(|(name, _, _)| *name == corpus)
-                .map(|&(_, n, s)| (n, s)),
-        ),
-        WorkloadKind::Tsc => nearest(
-            &mut TSC_RUN_S
-                .iter()
-                .filter(|(name, _, _)| *name == corpus)
-                .map(|&(_, n, s)| (n, s)),
-        ),
-    };
-    found.unwrap_or(UNKNOWN_RUN_S)
+    let figures = RUN_S
+        .iter()
+        .find(|(workload, _)| *workload == settings.workload.name())
+        .map_or(&[][..], |(_, figures)| figures);
+    nearest(
+        &mut figures
+            .iter()
+            .filter(|(name, _, _)| *name == corpus)
+            .map(|&(_, n, s)| (n, s)),
+    )
+    .unwrap_or(UNKNOWN_RUN_S)
 }
 
 /// Every cell of the plan, in the order the plan measures them, with the shard of

@@ -10,6 +10,7 @@ use crate::output::table::{self, Detail, TERMINAL_COLUMNS, Table, count, signed}
 use crate::results::{Results, RoundDefaults, Settings};
 use crate::stats::{Metric, Ratio, Verdict};
 use crate::workload::WorkloadKind;
+use workload::Heap;
 
 /// The publication's corpora, in its order.
 pub const CORPORA: [&str; 5] = ["trpc", "excalidraw", "typeorm", "playwright", "typescript"];
@@ -61,7 +62,8 @@ pub fn settings(
         Contender::SLICE_HYBRID,
         Contender::SLICE_HUGE,
     ];
-    if workload == WorkloadKind::Tsc {
+    let per_object = workload.protocol().heap == Heap::PerObject;
+    if per_object {
         contenders.push(
             "slice-adaptive"
                 .parse()
@@ -81,7 +83,7 @@ pub fn settings(
                     .expect("the ablation names are valid contenders"),
             );
         }
-        if workload == WorkloadKind::Tsc {
+        if per_object {
             // The other allocators' huge-page policies, on the publication's kind of heap.
             for name in OTHER_HUGE_PAGE_POLICIES {
                 contenders.push(
@@ -91,7 +93,7 @@ pub fn settings(
             }
         }
     }
-    if workload.is_checker() {
+    if !per_object {
         contenders.extend([Contender::Mimalloc, Contender::Jemalloc, Contender::System]);
     }
     Settings {
@@ -311,7 +313,8 @@ pub fn text(results: &Results, detail: Detail) -> Option<String> {
 /// the publication's (our nohuge faults beside the published ones, on the largest published
 /// row measured) and which command measures the publication's kind of heap.
 fn heap_note(results: &Results) -> Option<String> {
-    if !results.settings.workload.is_checker() || results.settings.command.is_some() {
+    let heap = results.settings.workload.protocol().heap;
+    if heap != Heap::Interned || results.settings.command.is_some() {
         return None;
     }
     let (checkers, corpus, publ, ours) = published_rows(results)
@@ -682,11 +685,11 @@ mod tests {
 
     #[test]
     fn the_matrix_covers_five_corpora_at_one_and_eight_checkers() {
-        let plain = settings(WorkloadKind::Checker, false, 5, 1);
+        let plain = settings(WorkloadKind::default(), false, 5, 1);
         assert_eq!(plain.corpora.len(), 5);
         assert_eq!(plain.checkers, vec![1, 8]);
         assert_eq!(plain.contenders.len(), 6);
-        let full = settings(WorkloadKind::Checker, true, 5, 1);
+        let full = settings(WorkloadKind::default(), true, 5, 1);
         let names: Vec<String> = full.contenders.iter().map(|c| c.to_string()).collect();
         for name in [
             "slice-hybrid@2",
@@ -701,9 +704,9 @@ mod tests {
     #[test]
     fn the_tsc_matrix_runs_one_and_eight_checkers_and_its_ablations_add_the_other_allocators_policies()
      {
-        let plain = settings(WorkloadKind::Tsc, false, 5, 1);
+        let plain = settings(WorkloadKind::from_name("tsc").unwrap(), false, 5, 1);
         assert_eq!(plain.checkers, vec![1, 8]);
-        let full = settings(WorkloadKind::Tsc, true, 5, 1);
+        let full = settings(WorkloadKind::from_name("tsc").unwrap(), true, 5, 1);
         let names: Vec<String> = full.contenders.iter().map(|c| c.to_string()).collect();
         for name in OTHER_HUGE_PAGE_POLICIES.iter().chain(&[
             "slice-hybrid@2",
@@ -715,7 +718,7 @@ mod tests {
                 "{name} missing: {names:?}"
             );
         }
-        let checker = settings(WorkloadKind::Checker, true, 5, 1);
+        let checker = settings(WorkloadKind::default(), true, 5, 1);
         assert!(
             !checker
                 .contenders

@@ -10,6 +10,7 @@ mod knobs;
 mod model;
 mod no_fetch;
 mod nothing_lost;
+mod old_results;
 mod precision;
 mod quiet_gate;
 mod report;
