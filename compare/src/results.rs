@@ -10,17 +10,18 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::Calibration;
 use crate::contender::{Contender, Definition};
 use crate::environment::Environment;
-use crate::merge::MergedShard;
-use crate::shard::ShardRecord;
 use crate::stats::{self, Metric, Ratio};
 use crate::workload::WorkloadKind;
+use calibration::Calibration;
+use shards::{MergedShard, ShardRecord};
 
+pub mod calibration;
 mod digests;
 pub mod kernel;
 mod proof;
+pub mod shards;
 
 pub use proof::{AllocatorProof, CommandProof};
 

@@ -15,6 +15,7 @@ pub mod json;
 pub mod lock;
 pub mod markdown;
 pub mod memory;
+pub mod policies;
 pub mod scaling;
 pub mod svg;
 

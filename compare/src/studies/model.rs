@@ -31,10 +31,10 @@ use std::collections::BTreeMap;
 use slice_alloc::{Policy, ThpPolicy};
 
 use crate::contender::Contender;
-use crate::output::table::{Table, count, signed};
 use crate::results::{Results, Run};
 use crate::stats::median;
 use crate::studies::reproduce::{Published, published};
+use crate::table::{Table, count, signed};
 
 /// A small page.
 pub const SMALL_PAGE: u64 = 4 << 10; // 4 KiB

@@ -3,12 +3,11 @@
 //!
 //! The published figures are embedded (`data/commit-figures.tsv`, a copy of
 //! `shared/reference/commit-figures.tsv`), so a report renders anywhere.
-use std::fmt::Write as _;
 
 use crate::contender::Contender;
-use crate::output::table::{self, Detail, TERMINAL_COLUMNS, Table, count, signed};
 use crate::results::{Results, RoundDefaults, Settings};
 use crate::stats::{Metric, Ratio, Verdict};
+use crate::table::{Table, count, signed};
 use crate::workload::WorkloadKind;
 use workload::Heap;
 
@@ -185,7 +184,7 @@ pub fn native() -> Vec<Native> {
 }
 
 /// The notes under the published table (the `#` lines after it).
-fn published_notes() -> Vec<&'static str> {
+pub fn published_notes() -> Vec<&'static str> {
     let mut lines = COMMIT_FIGURES.lines().skip_while(|l| l.starts_with('#'));
     lines
         .by_ref()
@@ -219,100 +218,15 @@ fn beside(ours: Option<Ratio>, published_pct: f64) -> String {
     }
 }
 
-/// The report sections that need the publication or the ablations; empty when the
-/// results hold none of their rows.
-pub fn markdown(results: &Results) -> String {
-    let mut out = String::new();
-    if let Some(table) = beside_publication(results) {
-        let _ = writeln!(
-            out,
-            "## Beside the publication\n\n\
-             Each cell: ours / published. Wall and RSS are percent change against \
-             slice-nohuge; faults are median minor faults, nohuge -> hybrid, and the factor \
-             between them. ✓ the direction agrees, ✗ it does not; in parentheses where our \
-             95% interval includes no change.\n\n{}",
-            table.to_markdown()
-        );
-        for note in published_notes() {
-            let _ = writeln!(out, "> {note}  ");
-        }
-        if let Some(note) = heap_note(results) {
-            let _ = writeln!(out, "\n{note}");
-        }
-        out.push('\n');
-    }
-    if let Some(table) = sweep(results) {
-        let _ = writeln!(
-            out,
-            "## Switch point sweep\n\nWall % / RSS % against slice-nohuge for each switch \
-             point of slice-hybrid (8 MiB is plain slice-hybrid).\n\n{}",
-            table.to_markdown()
-        );
-    }
-    if let Some(table) = ablations(results) {
-        let _ = writeln!(
-            out,
-            "## Ablations: +populate and +collapse\n\nPercent change against plain \
-             slice-hybrid (not against the baseline): the question is whether either helps \
-             hybrid.\n\n{}",
-            table.to_markdown()
-        );
-    }
-    if let Some(table) = workload(results) {
-        let _ = writeln!(
-            out,
-            "## Workload size beside the native checker\n\nWhat our checker did, as the \
-             baseline's children counted it, and its median peak RSS, minor faults and bytes \
-             carved by the slice allocator (all slices, and the most any one slice carved: a hybrid \
-             slice only switches to huge pages past its switch point); beside it tsgo (the native TypeScript checker) on \
-             the same corpus where it was measured (`shared/reference/native-checker.tsv`). \
-             The policy effect grows with the bytes each slice carves: a checker that \
-             allocates less than the original crosses the switch point later or never.\n\n{}",
-            table.to_markdown()
-        );
-    }
-    if let Some(table) = others(results) {
-        let _ = writeln!(
-            out,
-            "## Other allocators on the same rows\n\nWall % / RSS % against slice-nohuge, \
-             and median minor faults.\n\n{}",
-            table.to_markdown()
-        );
-    }
-    out
-}
-
 /// Whether the results hold any row of the published table.
 pub fn covers_publication(results: &Results) -> bool {
     beside_publication(results).is_some()
 }
 
-/// The table beside the publication for the terminal, when the results hold its rows.
-/// With [`Detail::Brief`], hybrid's columns and huge's are two tables, each within the
-/// terminal's width; the Markdown keeps one.
-pub fn text(results: &Results, detail: Detail) -> Option<String> {
-    let table = beside_publication(results)?;
-    let title = "beside the publication (ours / published; ✓ direction agrees, ✗ not, in \
-                 parentheses where our interval includes no change)";
-    let note = heap_note(results).map_or(String::new(), |note| {
-        format!("\n{}", table::wrap(&note, TERMINAL_COLUMNS, "  "))
-    });
-    let beside = match detail {
-        Detail::Wide => format!("{title}\n{}", table.to_text()),
-        Detail::Brief => format!(
-            "{}\n{}\n{}",
-            table::wrap(title, TERMINAL_COLUMNS, "  "),
-            table.columns(&[0, 1, 2, 3, 4, 5]).to_text(),
-            table.columns(&[0, 1, 6, 7]).to_text()
-        ),
-    };
-    Some(format!("{beside}{note}"))
-}
-
 /// Under the checker workload, one line saying that its heap is several times smaller than
 /// the publication's (our nohuge faults beside the published ones, on the largest published
 /// row measured) and which command measures the publication's kind of heap.
-fn heap_note(results: &Results) -> Option<String> {
+pub fn heap_note(results: &Results) -> Option<String> {
     let heap = results.settings.workload.protocol().heap;
     if heap != Heap::Interned || results.settings.command.is_some() {
         return None;
@@ -362,7 +276,7 @@ fn published_rows(results: &Results) -> Vec<(usize, &String, Published)> {
         .collect()
 }
 
-fn beside_publication(results: &Results) -> Option<Table> {
+pub fn beside_publication(results: &Results) -> Option<Table> {
     let nohuge = Contender::SLICE_NOHUGE;
     let mut table_rows = Vec::new();
     for (checkers, corpus, publ) in published_rows(results) {
@@ -533,7 +447,7 @@ fn wall_and_rss(
     ))
 }
 
-fn sweep(results: &Results) -> Option<Table> {
+pub fn sweep(results: &Results) -> Option<Table> {
     let points: Vec<Contender> = SWITCH_POINTS_MIB
         .iter()
         .map(|&m| Contender::hybrid_at(m))
@@ -556,7 +470,7 @@ fn sweep(results: &Results) -> Option<Table> {
     Some(table)
 }
 
-fn ablations(results: &Results) -> Option<Table> {
+pub fn ablations(results: &Results) -> Option<Table> {
     let variants: Vec<Contender> = ["slice-hybrid+populate", "slice-hybrid+collapse"]
         .iter()
         .filter_map(|n| n.parse().ok())
@@ -583,7 +497,7 @@ fn ablations(results: &Results) -> Option<Table> {
     Some(table)
 }
 
-fn others(results: &Results) -> Option<Table> {
+pub fn others(results: &Results) -> Option<Table> {
     let contenders = [Contender::Mimalloc, Contender::Jemalloc, Contender::System];
     per_contender(results, &contenders, |corpus, checkers, c| {
         let figures = wall_and_rss(results, corpus, checkers, c, Contender::SLICE_NOHUGE)?;
@@ -592,7 +506,7 @@ fn others(results: &Results) -> Option<Table> {
     })
 }
 
-fn workload(results: &Results) -> Option<Table> {
+pub fn workload(results: &Results) -> Option<Table> {
     let baseline = results.settings.baseline;
     let native = native();
     let mib = |bytes: f64| format!("{:.1}", bytes / (1024.0 * 1024.0));

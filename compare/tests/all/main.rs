@@ -7,6 +7,7 @@ mod command;
 mod fake;
 mod kernel_events;
 mod knobs;
+mod layers;
 mod model;
 mod no_fetch;
 mod nothing_lost;
