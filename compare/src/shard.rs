@@ -23,7 +23,7 @@ use crate::results::{Results, Settings};
 /// `synthetic` is the bake-off's own figure (about 1.3 s a run while neighbours compile).
 /// `playwright` is its source tree since issue 39: one run each (hybrid@8, `checker` alone
 /// while neighbours compiled, revision f10cb54) until the matrix is measured again.
-const CHECKER_RUN_S: &[(&str, usize, f64)] = &[
+const CHECKER_RUN_S: Figures = &[
     ("synthetic", 1, 1.3),
     ("trpc", 1, 0.251),
     ("trpc", 8, 0.210),
@@ -44,7 +44,7 @@ const CHECKER_RUN_S: &[(&str, usize, f64)] = &[
 /// (1,196 s; excalidraw at 1 took 3.4x its quiet time beside it), so an estimate; playwright
 /// from its sources (issue 39) from one run of 353 s at 1 checker on a machine loaded about 3x,
 /// and twice that at 8, estimates too.
-const TSC_RUN_S: &[(&str, usize, f64)] = &[
+const TSC_RUN_S: Figures = &[
     ("trpc", 1, 16.8),
     ("trpc", 8, 34.5),
     ("excalidraw", 1, 87.8),
@@ -57,8 +57,11 @@ const TSC_RUN_S: &[(&str, usize, f64)] = &[
     ("typescript", 8, 47.5),
 ];
 
+/// Median wall seconds of one run by corpus and checker count.
+type Figures = &'static [(&'static str, usize, f64)];
+
 /// The measured figures by workload name; a workload without any weighs every cell alike.
-const RUN_S: &[(&str, &[(&str, usize, f64)])] = &[("checker", CHECKER_RUN_S), ("tsc", TSC_RUN_S)];
+const RUN_S: &[(&str, Figures)] = &[("checker", CHECKER_RUN_S), ("tsc", TSC_RUN_S)];
 
 /// What a cell weighs when nothing is known of it (a corpus folder, a `--command`): all
 /// such cells weigh alike, so a plan of them is dealt out by count.
@@ -84,7 +87,7 @@ pub fn expected_run_s(settings: &Settings, corpus: &str, checkers: usize) -> f64
     let figures = RUN_S
         .iter()
         .find(|(workload, _)| *workload == settings.workload.name())
-        .map_or(&[][..], |(_, figures)| figures);
+        .map_or(&[][..], |(_, figures)| *figures);
     nearest(
         &mut figures
             .iter()
