@@ -73,7 +73,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
 /// `compare model`: the fault and RSS model's report.
 fn model(args: &ModelArgs) -> Result<ExitCode> {
     let results = Results::load(&args.from)?;
-    let Some(report) = crate::studies::model::report(&results, args.markdown) else {
+    let Some(report) = crate::output::studies::model(&results, args.markdown) else {
         bail!(
             "{} has no slice-nohuge run with a carve record (results from before the \
              carve record was reported, or without slice-nohuge), so there is nothing \
@@ -90,7 +90,7 @@ fn policies(args: PoliciesArgs) -> Result<ExitCode> {
     let results = Results::load(&args.from)?;
     print!(
         "{}",
-        crate::studies::policies::report(&results, args.markdown)
+        crate::output::studies::policies(&results, args.markdown)
     );
     if let Some(dir) = args.svg_dir {
         for corpus in &results.settings.corpora {

@@ -8,8 +8,6 @@
 //! is the median over rounds of its run's ratio to the baseline's run of the same round, with
 //! a percentile bootstrap 95% interval that resamples rounds. On a shared machine this is
 //! much narrower than a ratio of two independent medians.
-use std::fmt::Write as _;
-
 use crate::contender::Contender;
 use crate::results::{Results, Run};
 use crate::stats::median;
@@ -198,33 +196,6 @@ pub fn target_table(results: &Results) -> Table {
         .to_vec(),
         rows,
     }
-}
-
-/// The whole report: the target, then one table per cell.
-pub fn report(results: &Results, markdown: bool) -> String {
-    let render = |t: &Table| {
-        if markdown {
-            t.to_markdown()
-        } else {
-            t.to_text()
-        }
-    };
-    let mut out = format!(
-        "adaptive target: at most {FAULT_TARGET:.1}x slice-hybrid's minor faults with a peak RSS \
-         no larger than {RSS_REFERENCE}'s (medians)\n\n{}",
-        render(&target_table(results))
-    );
-    for corpus in &results.settings.corpora {
-        for &checkers in &results.settings.checkers {
-            let _ = write!(
-                out,
-                "\n{corpus} · {checkers} checker{}\n\n{}",
-                if checkers == 1 { "" } else { "s" },
-                render(&table(results, corpus, checkers))
-            );
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 //!
 //! The published figures are embedded (`data/commit-figures.tsv`, a copy of
 //! `shared/reference/commit-figures.tsv`), so a report renders anywhere.
-
 use crate::contender::Contender;
 use crate::results::{Results, RoundDefaults, Settings};
 use crate::stats::{Metric, Ratio, Verdict};
