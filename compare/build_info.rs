@@ -8,6 +8,7 @@
 /// folders, and these files.
 const SOURCE_DIRS: &[&str] = &[
     "alloc/src",
+    "workload/src",
     "checker/src",
     "tsc/src",
     "tsc/js",
@@ -21,6 +22,7 @@ const SOURCE_FILES: &[&str] = &[
     "Cargo.toml",
     "Cargo.lock",
     "alloc/Cargo.toml",
+    "workload/Cargo.toml",
     "checker/Cargo.toml",
     "tsc/Cargo.toml",
     "corpora/Cargo.toml",

@@ -18,7 +18,9 @@ pub use nursery::{
     SMALL_PREFIX_BYTES as NURSERY_SMALL_PREFIX_BYTES, SPAN_BYTES as NURSERY_SPAN_BYTES,
 };
 pub use os::minor_faults;
-pub use policy::{MAX_SWITCH_MIB, POLICY_ENV, ParsePolicyError, Policy, ThpPolicy};
+pub use policy::{
+    DEFAULT_SWITCH_MIB, MAX_SWITCH_MIB, POLICY_ENV, ParsePolicyError, Policy, ThpPolicy,
+};
 pub use stats::{ClassStats, Fallbacks, Stats, Totals};
 
 /// log2 of the smallest block, which is also the block alignment.

@@ -56,7 +56,9 @@ pub const MAX_SWITCH_MIB: u32 = 1 << 16;
 impl Policy {
     /// `hybrid@8`, the policy used when `CHECKBENCH_SLICE` is unset or not understood.
     pub const DEFAULT: Policy = Policy {
-        thp: ThpPolicy::Hybrid { switch_at_mib: 8 },
+        thp: ThpPolicy::Hybrid {
+            switch_at_mib: DEFAULT_SWITCH_MIB,
+        },
         populate: false,
         collapse: false,
         drain: false,
@@ -159,24 +161,54 @@ fn parse_mib(digits: &[u8]) -> Option<u32> {
     (1..=MAX_SWITCH_MIB).contains(&mib).then_some(mib)
 }
 
-impl fmt::Display for Policy {
+impl Policy {
+    /// The policy as a contender names it: the [`Display`](fmt::Display) spelling with the
+    /// default switch point left out (`hybrid+populate`, not `hybrid@8+populate`).
+    pub fn short(&self) -> impl fmt::Display + '_ {
+        Spelling {
+            policy: self,
+            default_switch_named: false,
+        }
+    }
+}
+
+/// A policy's spelling: the one writer of both [`Policy`]'s `Display` (`hybrid@8`) and
+/// [`Policy::short`] (`hybrid`). Writes without allocating.
+struct Spelling<'a> {
+    policy: &'a Policy,
+    default_switch_named: bool,
+}
+
+impl fmt::Display for Spelling<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.thp {
+        let policy = self.policy;
+        match policy.thp {
             ThpPolicy::NoHuge => write!(f, "nohuge")?,
             ThpPolicy::Huge => write!(f, "huge")?,
             ThpPolicy::Adaptive => write!(f, "adaptive")?,
+            thp if thp == Policy::DEFAULT.thp && !self.default_switch_named => write!(f, "hybrid")?,
             ThpPolicy::Hybrid { switch_at_mib } => write!(f, "hybrid@{switch_at_mib}")?,
         }
-        if self.populate {
+        if policy.populate {
             write!(f, "+populate")?;
         }
-        if self.collapse {
+        if policy.collapse {
             write!(f, "+collapse")?;
         }
-        if self.drain {
+        if policy.drain {
             write!(f, "+drain")?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Spelling {
+            policy: self,
+            default_switch_named: true,
+        }
+        .fmt(f)
     }
 }
 
@@ -210,6 +242,9 @@ impl FromStr for Policy {
         })
     }
 }
+
+/// The switch point of plain `hybrid`, in MiB.
+pub const DEFAULT_SWITCH_MIB: u32 = 8;
 
 /// The environment variable that selects the policy of the global instance.
 pub const POLICY_ENV: &str = "CHECKBENCH_SLICE";

@@ -4,38 +4,31 @@ pub mod check;
 pub mod cli;
 pub mod diag;
 pub mod parse;
-pub mod report;
 mod syntax;
 pub mod types;
 
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 use corpora::Corpus;
 use rayon::prelude::*;
-use sha2::{Digest as _, Sha256};
+use workload::{Counts, Heap, InputError, Phases};
 
 pub use diag::{Code, Diagnostic};
 use parse::ParsedFile;
-use report::{Counts, Phases};
 
-/// Which allocator a binary was built with, as the binary itself proves it.
-#[derive(Clone, Debug)]
-pub struct AllocatorIdentity {
-    /// `slice`, `mimalloc`, `jemalloc` or `system`.
-    pub name: &'static str,
-    /// The allocator's own identification (its version string); for `slice`, the checker
-    /// reads the policy and statistics from `slice_alloc` itself.
-    pub identity: String,
-}
+/// The checker as compare lists it (`--workload checker`, the default).
+pub const WORKLOAD: workload::Workload = workload::Workload {
+    name: "checker",
+    about: "checkbench's checker: swc parse, bind, check; N checkers on one parsed program",
+    main_from: cli::main_from,
+    prepare: workload::nothing_to_prepare,
+    serialized: false,
+    heap: Heap::Interned,
+};
 
 /// Stack of every parse, bind and check thread. swc's parser and the checker recurse;
 /// the stack is virtual memory, resident only as deep as a file's nesting goes.
 pub const STACK_BYTES: usize = corpora::depth::STACK_BYTES; // 512 MiB, as `corpora stats`
-
-/// The most checker threads one run takes (`--checkers`); compare checks its plan against
-/// it before the first run.
-pub const MAX_CHECKERS: u32 = 256;
 
 /// How to run the workload.
 #[derive(Clone, Copy, Debug)]
@@ -50,25 +43,13 @@ impl Default for Options {
     }
 }
 
-/// What a run found.
-#[derive(Clone, Debug)]
-pub struct Outcome {
-    pub counts: Counts,
-    pub phases: Phases,
-    /// Sorted and deduplicated.
-    pub diagnostics: Vec<Diagnostic>,
-    /// Hex SHA-256 over the diagnostics and per-file results.
-    pub digest: String,
-}
+/// What a run found; the digest covers the diagnostics and per-file results.
+pub type Outcome = workload::Outcome<Diagnostic>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error(
-        "corpus `{0}` has no source files (.ts, .tsx, .d.ts, .mts, .cts, .js, .jsx, .mjs, .cjs)"
-    )]
-    NoSourceFiles(String),
-    #[error("the number of checkers must be at least 1")]
-    NoCheckers,
+    #[error(transparent)]
+    Input(#[from] InputError),
     #[error("could not start a thread pool: {0}")]
     Pool(#[from] rayon::ThreadPoolBuildError),
 }
@@ -84,7 +65,7 @@ struct CheckerResult {
 /// Runs the workload: parse and bind in parallel, then `opts.checkers` checkers.
 pub fn run(corpus: &Corpus, opts: &Options) -> Result<Outcome, Error> {
     if opts.checkers == 0 {
-        return Err(Error::NoCheckers);
+        return Err(InputError::NoCheckers.into());
     }
     let sources: Vec<(String, &[u8], bool)> = corpus
         .files
@@ -107,7 +88,7 @@ pub fn run(corpus: &Corpus, opts: &Options) -> Result<Outcome, Error> {
         )
         .collect();
     if !sources.iter().any(|s| !s.2) {
-        return Err(Error::NoSourceFiles(corpus.name.clone()));
+        return Err(InputError::NoSourceFiles(corpus.name.clone()).into());
     }
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     // Parsing, checking and dropping trees recurse per nesting level: every thread that
@@ -179,49 +160,41 @@ pub fn run(corpus: &Corpus, opts: &Options) -> Result<Outcome, Error> {
         counts.types += r.types;
         counts.relations += r.relations;
     }
-    diagnostics.sort();
-    diagnostics.dedup();
-    counts.diagnostics = diagnostics.len() as u64;
-    let mut by_code = BTreeMap::new();
-    for d in &diagnostics {
-        *by_code.entry(d.code.label()).or_insert(0) += 1;
-    }
-    counts.diagnostics_by_code = by_code;
-
-    let mut hasher = Sha256::new();
-    for d in &diagnostics {
-        hasher.update(d.to_string().as_bytes());
-        hasher.update(b"\n");
-    }
-    for (i, f) in parsed.iter().enumerate() {
-        let b = &bound.files[i];
-        let line = format!(
-            "{}\t{}\t{}\t{}\t{}\t{}\n",
-            f.path,
-            f.bytes,
-            f.lines(),
-            b.nodes,
-            b.symbols.len(),
-            summaries[i]
-        );
-        hasher.update(line.as_bytes());
-    }
-    let digest = hex::encode(hasher.finalize());
+    let phases = Phases {
+        load_s: 0.0,
+        parse_s,
+        bind_s,
+        check_s,
+        front_threads: threads,
+    };
+    let outcome = Outcome::settle(
+        counts,
+        phases,
+        diagnostics,
+        |d| d.code.label(),
+        |diagnostics| {
+            let files = parsed
+                .iter()
+                .zip(&bound.files)
+                .zip(&summaries)
+                .map(|((f, b), summary)| {
+                    format!(
+                        "{}\t{}\t{}\t{}\t{}\t{}",
+                        f.path,
+                        f.bytes,
+                        f.lines(),
+                        b.nodes,
+                        b.symbols.len(),
+                        summary
+                    )
+                });
+            workload::digest::of_lines(diagnostics.iter().map(|d| d.to_string()).chain(files))
+        },
+    );
 
     // Deep trees drop recursively: drop them on the big-stack threads too.
     drop(bound);
     front.install(|| parsed.into_par_iter().for_each(drop));
 
-    Ok(Outcome {
-        counts,
-        phases: Phases {
-            load_s: 0.0,
-            parse_s,
-            bind_s,
-            check_s,
-            front_threads: threads,
-        },
-        diagnostics,
-        digest,
-    })
+    Ok(outcome)
 }

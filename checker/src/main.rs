@@ -4,7 +4,7 @@ use std::process::ExitCode;
 static GLOBAL: slice_alloc::SliceAlloc = slice_alloc::SliceAlloc;
 
 fn main() -> ExitCode {
-    checker::cli::main(checker::AllocatorIdentity {
+    checker::cli::main(workload::AllocatorIdentity {
         name: "slice",
         identity: String::new(),
     })

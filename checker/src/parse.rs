@@ -13,15 +13,8 @@ use crate::diag::{Code, Diagnostic};
 pub use corpora::depth::MAX_NESTING;
 use corpora::depth::{binary_at, too_deep_at};
 
-/// The source extensions the checker reads, longest first so `.d.ts` wins over `.ts`.
-const EXTENSIONS: &[&str] = &[
-    ".d.mts", ".d.cts", ".d.ts", ".tsx", ".mts", ".cts", ".ts", ".jsx", ".mjs", ".cjs", ".js",
-];
-
-/// Whether `path` names a file the checker parses.
-pub fn is_source_path(path: &str) -> bool {
-    EXTENSIONS.iter().any(|ext| path.ends_with(ext))
-}
+/// Whether `path` names a file the checker parses: the protocol's source files.
+pub use workload::is_source_path;
 
 /// Whether `path` is a declaration file (`.d.ts`, `.d.mts`, `.d.cts`).
 pub fn is_declaration_path(path: &str) -> bool {

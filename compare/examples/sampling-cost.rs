@@ -60,7 +60,7 @@ fn main() -> anyhow::Result<()> {
     };
     let binaries = Binaries {
         dir,
-        workload: WorkloadKind::Checker,
+        workload: WorkloadKind::default(),
         cache_dir: None,
         timeout: None,
     };

@@ -1,5 +1,6 @@
 //! The entry point of the four child binaries, and what a child says about its own build.
-//! Every child runs either workload (`--workload checker|tsc`) under its allocator.
+//! Every child runs any workload of [`crate::workload::WORKLOADS`] (`--workload NAME`) under
+//! its allocator.
 //!
 //! **A child is never measured stale**: every child answers `--build-info` with the
 //! revision, source digest and profile it was built from, and compare refuses a child
@@ -34,7 +35,7 @@ pub type Proof = Result<String, String>;
 /// that did not take effect is an error naming it: **a knob that did not take effect fails
 /// the run.**
 pub fn prove_knobs(
-    allocator: &mut checker::AllocatorIdentity,
+    allocator: &mut workload::AllocatorIdentity,
     mut prove: impl FnMut(&str, &str) -> Proof,
 ) -> Result<(), String> {
     let mut proofs = Vec::new();
@@ -57,7 +58,7 @@ pub fn prove_knobs(
 
 /// `main` of a child binary whose allocator must first prove its knobs (and, for a
 /// preload, itself): an error there fails the child with exit code 3 before any work.
-pub fn main_proven(allocator: Result<checker::AllocatorIdentity, String>) -> ExitCode {
+pub fn main_proven(allocator: Result<workload::AllocatorIdentity, String>) -> ExitCode {
     if is_build_info() {
         return build_info();
     }
@@ -69,8 +70,7 @@ pub fn main_proven(allocator: Result<checker::AllocatorIdentity, String>) -> Exi
         }
     };
     match split_workload(std::env::args_os().collect()) {
-        Ok((WorkloadKind::Checker, args)) => checker::cli::main_from(args, allocator),
-        Ok((WorkloadKind::Tsc, args)) => tsc::cli::main_from(args, allocator),
+        Ok((workload, args)) => (workload.protocol().main_from)(args, allocator),
         Err(error) => {
             eprintln!("error: {error}");
             ExitCode::from(2)
@@ -98,9 +98,8 @@ pub fn split_workload(args: Vec<OsString>) -> Result<(WorkloadKind, Vec<OsString
         };
         let name = value.to_string_lossy();
         let kind = WorkloadKind::from_name(&name).ok_or(format!(
-            "unknown workload `{name}` in {WORKLOAD_ARG}: `{}` or `{}`",
-            WorkloadKind::Checker,
-            WorkloadKind::Tsc
+            "unknown workload `{name}` in {WORKLOAD_ARG}: one of {}",
+            WorkloadKind::names()
         ))?;
         if workload.replace(kind).is_some_and(|before| before != kind) {
             return Err(format!("{WORKLOAD_ARG} is given twice, differently"));
@@ -128,8 +127,8 @@ fn build_info() -> ExitCode {
     }
 }
 
-/// `main` of a child binary: answers [`BUILD_INFO_ARG`], otherwise runs the checker's
+/// `main` of a child binary: answers [`BUILD_INFO_ARG`], otherwise runs its workload's
 /// command line under `allocator`.
-pub fn main(allocator: checker::AllocatorIdentity) -> ExitCode {
+pub fn main(allocator: workload::AllocatorIdentity) -> ExitCode {
     main_proven(Ok(allocator))
 }

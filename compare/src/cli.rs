@@ -82,7 +82,7 @@ pub struct BakeoffArgs {
     #[arg(long, value_delimiter = ',', default_value = "synthetic")]
     pub corpus: Vec<String>,
     /// Checker thread counts (comma-separated).
-    #[arg(long, value_delimiter = ',', default_value = "1,8", value_parser = clap::value_parser!(u32).range(1..=checker::MAX_CHECKERS as i64))]
+    #[arg(long, value_delimiter = ',', default_value = "1,8", value_parser = clap::value_parser!(u32).range(1..=workload::MAX_CHECKERS as i64))]
     pub checkers: Vec<u32>,
     /// Contenders (comma-separated): built-in names, ALLOCATOR:KEY=VALUE[,KEY=VALUE...],
     /// preload:NAME=PATH, or names a --contenders-file defines.
@@ -97,7 +97,7 @@ pub struct BakeoffArgs {
     pub baseline: String,
     /// What the children run: `checker` (this project's checker) or `tsc` (TypeScript's own
     /// checker on QuickJS, the publication's kind of heap; fetches typescript@6.0.3).
-    #[arg(long, value_enum, default_value_t = WorkloadKind::Checker, conflicts_with = "commands")]
+    #[arg(long, value_enum, default_value_t, conflicts_with = "commands")]
     pub workload: WorkloadKind,
     /// Measure this shell command (run as `sh -c CMD`; repeatable, each its own cell)
     /// instead of the checker, every contender by LD_PRELOAD; not with --corpus, --checkers
@@ -309,11 +309,11 @@ pub struct ReproduceArgs {
     #[arg(long, value_delimiter = ',')]
     pub corpus: Vec<String>,
     /// Only these checker counts; 1 and 8 by default.
-    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=checker::MAX_CHECKERS as i64))]
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=workload::MAX_CHECKERS as i64))]
     pub checkers: Vec<u32>,
     /// What the children run: `checker`, or `tsc` (TypeScript's own checker on QuickJS: the
     /// five corpora at 1 and 8 checkers, the slice policies and slice-adaptive).
-    #[arg(long, value_enum, default_value_t = WorkloadKind::Checker)]
+    #[arg(long, value_enum, default_value_t)]
     pub workload: WorkloadKind,
     #[command(flatten)]
     pub schedule: ScheduleArgs,

@@ -10,8 +10,8 @@ pub mod variant;
 
 pub use variant::{Definition, Variant, VariantError};
 
-/// The switch point of the plain `hybrid` policy, in MiB.
-pub const DEFAULT_SWITCH_MIB: u32 = 8;
+/// The switch point of plain `slice-hybrid`, in MiB: the allocator's default.
+pub use slice_alloc::DEFAULT_SWITCH_MIB;
 
 /// One allocator under test.
 ///
@@ -173,28 +173,7 @@ impl Contender {
 impl fmt::Display for Contender {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Contender::Slice(policy) => {
-                write!(f, "slice-")?;
-                match policy.thp {
-                    ThpPolicy::NoHuge => write!(f, "nohuge")?,
-                    ThpPolicy::Huge => write!(f, "huge")?,
-                    ThpPolicy::Adaptive => write!(f, "adaptive")?,
-                    ThpPolicy::Hybrid {
-                        switch_at_mib: DEFAULT_SWITCH_MIB,
-                    } => write!(f, "hybrid")?,
-                    ThpPolicy::Hybrid { switch_at_mib } => write!(f, "hybrid@{switch_at_mib}")?,
-                }
-                if policy.populate {
-                    write!(f, "+populate")?;
-                }
-                if policy.collapse {
-                    write!(f, "+collapse")?;
-                }
-                if policy.drain {
-                    write!(f, "+drain")?;
-                }
-                Ok(())
-            }
+            Contender::Slice(policy) => write!(f, "slice-{}", policy.short()),
             Contender::Control(_) => write!(f, "{}{CONTROL_SUFFIX}", self.runs_as()),
             Contender::Variant(variant) => f.write_str(&variant.name),
             other => f.write_str(other.allocator_name()),

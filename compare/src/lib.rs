@@ -14,4 +14,5 @@ pub mod results;
 pub mod shard;
 pub mod stats;
 pub mod studies;
+pub mod table;
 pub mod workload;

@@ -26,19 +26,8 @@ use crate::export::svg::SvgExporter;
 use crate::export::{ExportError, Exporter, Format, Outputs, markdown, write_atomically};
 use crate::output::report;
 use crate::output::table::Detail;
+use crate::results::shards::{MergedShard, ShardRecord};
 use crate::results::{Results, Settings};
-use crate::shard::ShardRecord;
-
-/// One shard file a merged result was joined from.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MergedShard {
-    /// The file as `compare merge` was given it.
-    pub file: String,
-    /// Its shard, `K/N`.
-    pub shard: String,
-    /// The command line that measured it.
-    pub command_line: Vec<String>,
-}
 
 /// The results of one kind of machine.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -127,258 +116,340 @@ fn disagreeing<V: Clone>(
 
 /// Joins shard files, already loaded, or says why they cannot be joined.
 pub fn merge(shards: Vec<(PathBuf, Results)>) -> Result<Merged> {
-    let names: Vec<String> = shards
-        .iter()
-        .map(|(p, _)| p.display().to_string())
-        .collect();
-    let name = |i: usize| names[i].clone();
-    let Some((_, first)) = shards.first() else {
-        bail!("compare merge needs the shard files to join");
-    };
-    let mut records: Vec<ShardRecord> = Vec::new();
-    for (i, (_, results)) in shards.iter().enumerate() {
-        match &results.shard {
-            Some(record) => records.push(record.clone()),
-            None => bail!(
-                "cannot merge {}: it is not a shard (it has no `shard` record: it was written \
-                 without --shard, or by compare merge)",
-                name(i)
-            ),
+    let shards = Shards::new(shards)?;
+    shards.check_builds()?;
+    shards.check_plans()?;
+    let corpus_digests = shards.corpus_digests()?;
+    let kinds = shards.machine_kinds();
+    let owners = shards.owners(&kinds)?;
+    shards.join(&kinds, &owners, &corpus_digests)
+}
+
+/// The shard files to merge, by index in the order given, with their shard records.
+struct Shards {
+    names: Vec<String>,
+    shards: Vec<(PathBuf, Results)>,
+    records: Vec<ShardRecord>,
+}
+
+/// The shards of each kind of machine, in the order the files name them: the kind's key and
+/// the indices of its files.
+type Kinds = Vec<(String, Vec<usize>)>;
+
+/// One cell of the plan: corpus and checker count.
+type PlanCell = (String, usize);
+
+impl Shards {
+    /// The files, each of which must be a shard.
+    fn new(shards: Vec<(PathBuf, Results)>) -> Result<Shards> {
+        let names: Vec<String> = shards
+            .iter()
+            .map(|(p, _)| p.display().to_string())
+            .collect();
+        if shards.is_empty() {
+            bail!("compare merge needs the shard files to join");
         }
+        let mut records: Vec<ShardRecord> = Vec::new();
+        for (i, (_, results)) in shards.iter().enumerate() {
+            match &results.shard {
+                Some(record) => records.push(record.clone()),
+                None => bail!(
+                    "cannot merge {}: it is not a shard (it has no `shard` record: it was written \
+                     without --shard, or by compare merge)",
+                    names[i]
+                ),
+            }
+        }
+        Ok(Shards {
+            names,
+            shards,
+            records,
+        })
     }
 
-    // One build of compare and of every child.
-    let env0 = &first.environment;
-    let mut children: BTreeMap<String, (usize, BuildInfo)> = BTreeMap::new();
-    for (i, (_, results)) in shards.iter().enumerate() {
-        let env = &results.environment;
-        if env.git_revision != env0.git_revision || env.source_digest != env0.source_digest {
-            bail!(
-                "cannot merge {} and {}: they were measured by different builds of compare ({}: \
+    fn name(&self, i: usize) -> String {
+        self.names[i].clone()
+    }
+
+    fn first(&self) -> &Results {
+        &self.shards[0].1
+    }
+
+    /// One build of compare and of every child.
+    fn check_builds(&self) -> Result<()> {
+        let first = self.first();
+        let env0 = &first.environment;
+        let mut children: BTreeMap<String, (usize, BuildInfo)> = BTreeMap::new();
+        for (i, (_, results)) in self.shards.iter().enumerate() {
+            let env = &results.environment;
+            if env.git_revision != env0.git_revision || env.source_digest != env0.source_digest {
+                bail!(
+                    "cannot merge {} and {}: they were measured by different builds of compare ({}: \
                  revision {}, sources {}; {}: revision {}, sources {}); run every shard from \
                  one revision",
-                name(0),
-                name(i),
-                name(0),
-                env0.git_revision,
-                env0.source_digest,
-                name(i),
-                env.git_revision,
-                env.source_digest,
-            );
-        }
-        for (child, info) in &env.children {
-            if let Some((j, before)) = disagreeing(&mut children, i, child, info, builds_differ) {
-                bail!(
-                    "cannot merge {} and {}: their {child} children were built from different \
-                     sources ({}: {before}; {}: {info}); run every shard from one revision",
-                    name(j),
-                    name(i),
-                    name(j),
-                    name(i),
+                    self.name(0),
+                    self.name(i),
+                    self.name(0),
+                    env0.git_revision,
+                    env0.source_digest,
+                    self.name(i),
+                    env.git_revision,
+                    env.source_digest,
                 );
             }
-        }
-    }
-
-    // One plan.
-    let plan0 = plan_fields(&first.settings);
-    for (i, (_, results)) in shards.iter().enumerate().skip(1) {
-        let settings = &results.settings;
-        if settings.workload != first.settings.workload {
-            bail!(
-                "cannot merge {} and {}: they are shards of different workloads ({} and {})",
-                name(0),
-                name(i),
-                first.settings.workload,
-                settings.workload
-            );
-        }
-        let plan = plan_fields(settings);
-        let keys: std::collections::BTreeSet<&String> = plan0.keys().chain(plan.keys()).collect();
-        let show =
-            |v: Option<&serde_json::Value>| v.map_or("absent".to_string(), |v| v.to_string());
-        let differences: Vec<String> = keys
-            .into_iter()
-            .filter(|key| plan0.get(*key) != plan.get(*key))
-            .map(|key| format!("{key} {} vs {}", show(plan0.get(key)), show(plan.get(key))))
-            .collect();
-        if !differences.is_empty() {
-            bail!(
-                "cannot merge {} and {}: they are shards of different plans ({})",
-                name(0),
-                name(i),
-                differences.join("; ")
-            );
-        }
-    }
-    let mut corpus_digests: BTreeMap<String, (usize, String)> = BTreeMap::new();
-    for (i, (_, results)) in shards.iter().enumerate() {
-        for (corpus, digest) in &results.settings.corpus_digests {
-            if let Some((j, before)) =
-                disagreeing(&mut corpus_digests, i, corpus, digest, |a, b| a != b)
-            {
-                bail!(
-                    "cannot merge {} and {}: corpus `{corpus}` was other files in each ({}: \
-                     digest {before}; {}: digest {digest})",
-                    name(j),
-                    name(i),
-                    name(j),
-                    name(i),
-                );
-            }
-        }
-    }
-
-    // The kinds of machine, in the order the files name them.
-    let mut kinds: Vec<(String, Vec<usize>)> = Vec::new();
-    for (i, (_, results)) in shards.iter().enumerate() {
-        let key = kind_key(&results.environment);
-        match kinds.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, files)) => files.push(i),
-            None => kinds.push((key, vec![i])),
-        }
-    }
-
-    // Each cell once per kind of machine, and every cell somewhere.
-    let settings = &first.settings.clone();
-    let plan_cells: Vec<(String, usize)> = settings
-        .corpora
-        .iter()
-        .flat_map(|c| settings.checkers.iter().map(move |&n| (c.clone(), n)))
-        .collect();
-    let label = |cell: &(String, usize)| settings.cell_label(&cell.0, cell.1);
-    let claims = |i: usize| -> Vec<(String, usize)> {
-        let results = &shards[i].1;
-        plan_cells
-            .iter()
-            .filter(|(corpus, checkers)| {
-                records[i].holds(corpus, *checkers)
-                    || results
-                        .results
-                        .iter()
-                        .any(|set| set.corpus == *corpus && set.checkers == *checkers)
-            })
-            .cloned()
-            .collect()
-    };
-    let mut owners: Vec<BTreeMap<(String, usize), usize>> = Vec::new();
-    for (_, files) in &kinds {
-        let mut owner: BTreeMap<(String, usize), usize> = BTreeMap::new();
-        for &i in files {
-            for cell in claims(i) {
-                if let Some(&j) = owner.get(&cell) {
+            for (child, info) in &env.children {
+                if let Some((j, before)) = disagreeing(&mut children, i, child, info, builds_differ)
+                {
                     bail!(
-                        "cannot merge: cell {} is measured twice on one kind of machine, in {} \
-                         (shard {}) and in {} (shard {}); give each cell's file once",
-                        label(&cell),
-                        name(j),
-                        records[j].shard(),
-                        name(i),
-                        records[i].shard(),
+                        "cannot merge {} and {}: their {child} children were built from different \
+                     sources ({}: {before}; {}: {info}); run every shard from one revision",
+                        self.name(j),
+                        self.name(i),
+                        self.name(j),
+                        self.name(i),
                     );
                 }
-                owner.insert(cell, i);
             }
         }
-        owners.push(owner);
-    }
-    let missing: Vec<String> = plan_cells
-        .iter()
-        .filter(|cell| owners.iter().all(|owner| !owner.contains_key(*cell)))
-        .map(|cell| {
-            let dealt = crate::shard::assign(settings, records[0].count)
-                .into_iter()
-                .find(|c| c.corpus == cell.0 && c.checkers == cell.1)
-                .map_or(String::new(), |c| {
-                    format!(" (shard {}/{})", c.shard, records[0].count)
-                });
-            format!("{}{dealt}", label(cell))
-        })
-        .collect();
-    if !missing.is_empty() {
-        bail!(
-            "cannot merge: no file given holds cell{} {} of the plan; add the shard{} that ran \
-             {}",
-            if missing.len() == 1 { "" } else { "s" },
-            missing.join(", "),
-            if missing.len() == 1 { "" } else { "s" },
-            if missing.len() == 1 { "it" } else { "them" },
-        );
+
+        Ok(())
     }
 
-    // One results set per kind, recomputed from the runs.
-    let mut shards = shards;
-    let mut machines = Vec::new();
-    for ((_, files), owner) in kinds.iter().zip(&owners) {
-        let env = &shards[files[0]].1.environment;
-        let title = machine_title(env);
-        let mut environment = env.clone();
-        environment.children = files
-            .iter()
-            .flat_map(|&i| shards[i].1.environment.children.clone())
-            .collect();
-        let mut plan = settings.clone();
-        plan.outputs = BTreeMap::new();
-        plan.corpus_digests = corpus_digests
-            .iter()
-            .map(|(corpus, (_, digest))| (corpus.clone(), digest.clone()))
-            .collect();
-        let mut merged = Results::new(environment, plan);
-        for &i in files {
-            let (path, results) = &mut shards[i];
-            merged
-                .calibrations
-                .extend(std::mem::take(&mut results.calibrations));
-            merged.merged_from.push(MergedShard {
-                file: path.display().to_string(),
-                shard: records[i].shard().to_string(),
-                command_line: results.environment.command_line.clone(),
-            });
-        }
-        for cell in &plan_cells {
-            let Some(&i) = owner.get(cell) else { continue };
-            let sets = &mut shards[i].1.results;
-            let (theirs, rest): (Vec<_>, Vec<_>) = std::mem::take(sets)
+    /// One plan, workload included.
+    fn check_plans(&self) -> Result<()> {
+        let first = self.first();
+        let plan0 = plan_fields(&first.settings);
+        for (i, (_, results)) in self.shards.iter().enumerate().skip(1) {
+            let settings = &results.settings;
+            if settings.workload != first.settings.workload {
+                bail!(
+                    "cannot merge {} and {}: they are shards of different workloads ({} and {})",
+                    self.name(0),
+                    self.name(i),
+                    first.settings.workload,
+                    settings.workload
+                );
+            }
+            let plan = plan_fields(settings);
+            let keys: std::collections::BTreeSet<&String> =
+                plan0.keys().chain(plan.keys()).collect();
+            let show =
+                |v: Option<&serde_json::Value>| v.map_or("absent".to_string(), |v| v.to_string());
+            let differences: Vec<String> = keys
                 .into_iter()
-                .partition(|set| set.corpus == cell.0 && set.checkers == cell.1);
-            *sets = rest;
-            merged.results.extend(theirs);
+                .filter(|key| plan0.get(*key) != plan.get(*key))
+                .map(|key| format!("{key} {} vs {}", show(plan0.get(key)), show(plan.get(key))))
+                .collect();
+            if !differences.is_empty() {
+                bail!(
+                    "cannot merge {} and {}: they are shards of different plans ({})",
+                    self.name(0),
+                    self.name(i),
+                    differences.join("; ")
+                );
+            }
         }
-        merged.refresh();
-        let unfinished: Vec<String> = plan_cells
+        Ok(())
+    }
+
+    /// Each corpus's digest, the same in every file that opened it.
+    fn corpus_digests(&self) -> Result<BTreeMap<String, (usize, String)>> {
+        let mut corpus_digests: BTreeMap<String, (usize, String)> = BTreeMap::new();
+        for (i, (_, results)) in self.shards.iter().enumerate() {
+            for (corpus, digest) in &results.settings.corpus_digests {
+                if let Some((j, before)) =
+                    disagreeing(&mut corpus_digests, i, corpus, digest, |a, b| a != b)
+                {
+                    bail!(
+                        "cannot merge {} and {}: corpus `{corpus}` was other files in each ({}: \
+                     digest {before}; {}: digest {digest})",
+                        self.name(j),
+                        self.name(i),
+                        self.name(j),
+                        self.name(i),
+                    );
+                }
+            }
+        }
+
+        Ok(corpus_digests)
+    }
+
+    /// The kinds of machine, in the order the files name them.
+    fn machine_kinds(&self) -> Kinds {
+        let mut kinds: Vec<(String, Vec<usize>)> = Vec::new();
+        for (i, (_, results)) in self.shards.iter().enumerate() {
+            let key = kind_key(&results.environment);
+            match kinds.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, files)) => files.push(i),
+                None => kinds.push((key, vec![i])),
+            }
+        }
+
+        kinds
+    }
+
+    /// The plan's cells, in the order it measures them.
+    fn plan_cells(&self) -> Vec<PlanCell> {
+        let settings = &self.first().settings;
+        settings
+            .corpora
             .iter()
-            .filter_map(|cell| {
-                let &i = owner.get(cell)?;
-                let index = settings.corpora.iter().position(|c| *c == cell.0)?;
-                let left = runner::pending(&merged)
-                    .iter()
-                    .filter(|slot| !slot.warmup && slot.corpus == index && slot.checkers == cell.1)
-                    .count();
-                (left > 0).then(|| {
-                    format!(
-                        "{} in {} ({left} run{} to go; continue it with --resume {})",
-                        label(cell),
-                        name(i),
-                        if left == 1 { "" } else { "s" },
-                        name(i),
-                    )
+            .flat_map(|c| settings.checkers.iter().map(move |&n| (c.clone(), n)))
+            .collect()
+    }
+
+    /// The file that holds each cell on each kind of machine: each cell once per kind, and
+    /// every cell somewhere.
+    fn owners(&self, kinds: &Kinds) -> Result<Vec<BTreeMap<PlanCell, usize>>> {
+        let settings = &self.first().settings;
+        let plan_cells = self.plan_cells();
+        let label = |cell: &(String, usize)| settings.cell_label(&cell.0, cell.1);
+        let claims = |i: usize| -> Vec<(String, usize)> {
+            let results = &self.shards[i].1;
+            plan_cells
+                .iter()
+                .filter(|(corpus, checkers)| {
+                    self.records[i].holds(corpus, *checkers)
+                        || results
+                            .results
+                            .iter()
+                            .any(|set| set.corpus == *corpus && set.checkers == *checkers)
                 })
+                .cloned()
+                .collect()
+        };
+        let mut owners: Vec<BTreeMap<(String, usize), usize>> = Vec::new();
+        for (_, files) in kinds {
+            let mut owner: BTreeMap<(String, usize), usize> = BTreeMap::new();
+            for &i in files {
+                for cell in claims(i) {
+                    if let Some(&j) = owner.get(&cell) {
+                        bail!(
+                            "cannot merge: cell {} is measured twice on one kind of machine, in {} \
+                         (shard {}) and in {} (shard {}); give each cell's file once",
+                            label(&cell),
+                            self.name(j),
+                            self.records[j].shard(),
+                            self.name(i),
+                            self.records[i].shard(),
+                        );
+                    }
+                    owner.insert(cell, i);
+                }
+            }
+            owners.push(owner);
+        }
+        let missing: Vec<String> = plan_cells
+            .iter()
+            .filter(|cell| owners.iter().all(|owner| !owner.contains_key(*cell)))
+            .map(|cell| {
+                let dealt = crate::shard::assign(settings, self.records[0].count)
+                    .into_iter()
+                    .find(|c| c.corpus == cell.0 && c.checkers == cell.1)
+                    .map_or(String::new(), |c| {
+                        format!(" (shard {}/{})", c.shard, self.records[0].count)
+                    });
+                format!("{}{dealt}", label(cell))
             })
             .collect();
-        if !unfinished.is_empty() {
+        if !missing.is_empty() {
             bail!(
-                "cannot merge: unfinished cell{}: {}",
-                if unfinished.len() == 1 { "" } else { "s" },
-                unfinished.join("; ")
+                "cannot merge: no file given holds cell{} {} of the plan; add the shard{} that ran \
+             {}",
+                if missing.len() == 1 { "" } else { "s" },
+                missing.join(", "),
+                if missing.len() == 1 { "" } else { "s" },
+                if missing.len() == 1 { "it" } else { "them" },
             );
         }
-        machines.push(Block {
-            machine: title,
-            results: merged,
-        });
+
+        Ok(owners)
     }
-    Ok(Merged { machines })
+
+    /// One results set per kind, recomputed from the runs; every cell finished.
+    fn join(
+        mut self,
+        kinds: &Kinds,
+        owners: &[BTreeMap<PlanCell, usize>],
+        corpus_digests: &BTreeMap<String, (usize, String)>,
+    ) -> Result<Merged> {
+        let settings = &self.first().settings.clone();
+        let plan_cells = self.plan_cells();
+        let label = |cell: &(String, usize)| settings.cell_label(&cell.0, cell.1);
+        let mut machines = Vec::new();
+        for ((_, files), owner) in kinds.iter().zip(owners) {
+            let env = &self.shards[files[0]].1.environment;
+            let title = machine_title(env);
+            let mut environment = env.clone();
+            environment.children = files
+                .iter()
+                .flat_map(|&i| self.shards[i].1.environment.children.clone())
+                .collect();
+            let mut plan = settings.clone();
+            plan.outputs = BTreeMap::new();
+            plan.corpus_digests = corpus_digests
+                .iter()
+                .map(|(corpus, (_, digest))| (corpus.clone(), digest.clone()))
+                .collect();
+            let mut merged = Results::new(environment, plan);
+            for &i in files {
+                let (path, results) = &mut self.shards[i];
+                merged
+                    .calibrations
+                    .extend(std::mem::take(&mut results.calibrations));
+                merged.merged_from.push(MergedShard {
+                    file: path.display().to_string(),
+                    shard: self.records[i].shard().to_string(),
+                    command_line: results.environment.command_line.clone(),
+                });
+            }
+            for cell in &plan_cells {
+                let Some(&i) = owner.get(cell) else { continue };
+                let sets = &mut self.shards[i].1.results;
+                let (theirs, rest): (Vec<_>, Vec<_>) = std::mem::take(sets)
+                    .into_iter()
+                    .partition(|set| set.corpus == cell.0 && set.checkers == cell.1);
+                *sets = rest;
+                merged.results.extend(theirs);
+            }
+            merged.refresh();
+            let unfinished: Vec<String> = plan_cells
+                .iter()
+                .filter_map(|cell| {
+                    let &i = owner.get(cell)?;
+                    let index = settings.corpora.iter().position(|c| *c == cell.0)?;
+                    let left = runner::pending(&merged)
+                        .iter()
+                        .filter(|slot| {
+                            !slot.warmup && slot.corpus == index && slot.checkers == cell.1
+                        })
+                        .count();
+                    (left > 0).then(|| {
+                        format!(
+                            "{} in {} ({left} run{} to go; continue it with --resume {})",
+                            label(cell),
+                            self.name(i),
+                            if left == 1 { "" } else { "s" },
+                            self.name(i),
+                        )
+                    })
+                })
+                .collect();
+            if !unfinished.is_empty() {
+                bail!(
+                    "cannot merge: unfinished cell{}: {}",
+                    if unfinished.len() == 1 { "" } else { "s" },
+                    unfinished.join("; ")
+                );
+            }
+            machines.push(Block {
+                machine: title,
+                results: merged,
+            });
+        }
+        Ok(Merged { machines })
+    }
 }
 
 impl Merged {

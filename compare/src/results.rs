@@ -10,17 +10,18 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::Calibration;
 use crate::contender::{Contender, Definition};
 use crate::environment::Environment;
-use crate::merge::MergedShard;
-use crate::shard::ShardRecord;
 use crate::stats::{self, Metric, Ratio};
 use crate::workload::WorkloadKind;
+use calibration::Calibration;
+use shards::{MergedShard, ShardRecord};
 
+pub mod calibration;
 mod digests;
 pub mod kernel;
 mod proof;
+pub mod shards;
 
 pub use proof::{AllocatorProof, CommandProof};
 
@@ -91,7 +92,7 @@ pub struct Settings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<CommandSettings>,
     /// What every child runs (`--workload`); absent for the checker, as in older files.
-    #[serde(default, skip_serializing_if = "WorkloadKind::is_checker")]
+    #[serde(default, skip_serializing_if = "WorkloadKind::is_default")]
     pub workload: WorkloadKind,
 }
 
@@ -120,7 +121,7 @@ impl Settings {
         if self.contenders.is_empty() {
             return Err("settings.contenders is empty".to_string());
         }
-        let max = checker::MAX_CHECKERS as usize;
+        let max = workload::MAX_CHECKERS as usize;
         match self.checkers.iter().find(|&&n| n == 0 || n > max) {
             _ if self.checkers.is_empty() => return Err("settings.checkers is empty".to_string()),
             Some(n) => return Err(format!("settings.checkers holds {n}, outside 1..={max}")),
@@ -162,9 +163,11 @@ impl Settings {
                 "{corpus} · {checkers} checker{}{}",
                 if checkers == 1 { "" } else { "s" },
                 match self.workload {
-                    WorkloadKind::Checker => String::new(),
+                    default if default.is_default() => String::new(),
                     // One runtime: the checkers take turns, so wall is their work added up.
-                    WorkloadKind::Tsc if checkers > 1 => " · tsc, serialized".to_string(),
+                    serialized if serialized.protocol().serialized && checkers > 1 => {
+                        format!(" · {serialized}, serialized")
+                    }
                     other => format!(" · {other}"),
                 }
             ),

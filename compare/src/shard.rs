@@ -14,104 +14,16 @@
 //! to take ([`expected_run_s`]). The cells are dealt heaviest first, each to the shard with
 //! the least expected time so far (ties: plan order, then the lower shard), which leaves
 //! the shards' expected totals within one cell's weight of each other.
-use std::fmt;
-use std::str::FromStr;
-
-use serde::{Deserialize, Serialize};
-
 use crate::benchmark::runner;
+pub use crate::results::shards::{CellShare, Shard, ShardRecord};
 use crate::results::{Results, Settings};
-use crate::workload::WorkloadKind;
-
-/// `K/N`: the K-th of N shards, K counting from 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    /// From 1 to `count`.
-    pub index: usize,
-    pub count: usize,
-}
-
-impl FromStr for Shard {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let form = "a shard is K/N, the K-th of N shards with K counting from 1 (1/4 .. 4/4)";
-        let (k, n) = text
-            .split_once('/')
-            .ok_or_else(|| format!("`{text}` is not K/N: {form}"))?;
-        let number = |part: &str| {
-            part.trim()
-                .parse::<usize>()
-                .map_err(|_| format!("`{text}`: `{part}` is not a whole number; {form}"))
-        };
-        let (index, count) = (number(k)?, number(n)?);
-        if count == 0 {
-            return Err(format!("`{text}`: there must be at least 1 shard"));
-        }
-        if index == 0 {
-            return Err(format!(
-                "`{text}`: K counts from 1 (1..={count}); a 0-based index such as Kubernetes' \
-                 JOB_COMPLETION_INDEX needs 1 added: --shard $((JOB_COMPLETION_INDEX + 1))/{count}"
-            ));
-        }
-        if index > count {
-            return Err(format!(
-                "`{text}`: shard {index} of {count} does not exist (K is 1..={count})"
-            ));
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-/// What a shard's results file records of its share: which shard, and the cells it runs
-/// with the expected seconds a run that dealt them out.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ShardRecord {
-    pub index: usize,
-    pub count: usize,
-    /// The cells of this shard, in the order the plan measures them.
-    pub cells: Vec<CellShare>,
-}
-
-impl ShardRecord {
-    pub fn shard(&self) -> Shard {
-        Shard {
-            index: self.index,
-            count: self.count,
-        }
-    }
-
-    /// Whether this shard runs the cell of `corpus` at `checkers`.
-    pub fn holds(&self, corpus: &str, checkers: usize) -> bool {
-        self.cells
-            .iter()
-            .any(|cell| cell.corpus == corpus && cell.checkers == checkers)
-    }
-}
-
-/// One cell of the plan and the shard it is dealt to.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CellShare {
-    pub corpus: String,
-    pub checkers: usize,
-    /// The expected wall seconds of one run ([`expected_run_s`]).
-    pub expected_run_s: f64,
-    /// The shard it is dealt to, from 1.
-    pub shard: usize,
-}
 
 /// Median wall seconds of one `slice-nohuge` run of the checker workload on this project's
 /// 2-core machine: docs/results.json (`compare reproduce`, 40 rounds, revision 847760f).
 /// `synthetic` is the bake-off's own figure (about 1.3 s a run while neighbours compile).
 /// `playwright` is its source tree since issue 39: one run each (hybrid@8, `checker` alone
 /// while neighbours compiled, revision f10cb54) until the matrix is measured again.
-const CHECKER_RUN_S: &[(&str, usize, f64)] = &[
+const CHECKER_RUN_S: Figures = &[
     ("synthetic", 1, 1.3),
     ("trpc", 1, 0.251),
     ("trpc", 8, 0.210),
@@ -132,7 +44,7 @@ const CHECKER_RUN_S: &[(&str, usize, f64)] = &[
 /// (1,196 s; excalidraw at 1 took 3.4x its quiet time beside it), so an estimate; playwright
 /// from its sources (issue 39) from one run of 353 s at 1 checker on a machine loaded about 3x,
 /// and twice that at 8, estimates too.
-const TSC_RUN_S: &[(&str, usize, f64)] = &[
+const TSC_RUN_S: Figures = &[
     ("trpc", 1, 16.8),
     ("trpc", 8, 34.5),
     ("excalidraw", 1, 87.8),
@@ -144,6 +56,12 @@ const TSC_RUN_S: &[(&str, usize, f64)] = &[
     ("typescript", 1, 36.2),
     ("typescript", 8, 47.5),
 ];
+
+/// Median wall seconds of one run by corpus and checker count.
+type Figures = &'static [(&'static str, usize, f64)];
+
+/// The measured figures by workload name; a workload without any weighs every cell alike.
+const RUN_S: &[(&str, Figures)] = &[("checker", CHECKER_RUN_S), ("tsc", TSC_RUN_S)];
 
 /// What a cell weighs when nothing is known of it (a corpus folder, a `--command`): all
 /// such cells weigh alike, so a plan of them is dealt out by count.
@@ -166,21 +84,17 @@ pub fn expected_run_s(settings: &Settings, corpus: &str, checkers: usize) -> f64
             .min_by_key(|&(n, _)| (n.abs_diff(checkers), n))
             .map(|(_, seconds)| seconds)
     };
-    let found = match settings.workload {
-        WorkloadKind::Checker => nearest(
-            &mut CHECKER_RUN_S
-                .iter()
-                .filter(|(name, _, _)| *name == corpus)
-                .map(|&(_, n, s)| (n, s)),
-        ),
-        WorkloadKind::Tsc => nearest(
-            &mut TSC_RUN_S
-                .iter()
-                .filter(|(name, _, _)| *name == corpus)
-                .map(|&(_, n, s)| (n, s)),
-        ),
-    };
-    found.unwrap_or(UNKNOWN_RUN_S)
+    let figures = RUN_S
+        .iter()
+        .find(|(workload, _)| *workload == settings.workload.name())
+        .map_or(&[][..], |(_, figures)| *figures);
+    nearest(
+        &mut figures
+            .iter()
+            .filter(|(name, _, _)| *name == corpus)
+            .map(|&(_, n, s)| (n, s)),
+    )
+    .unwrap_or(UNKNOWN_RUN_S)
 }
 
 /// Every cell of the plan, in the order the plan measures them, with the shard of

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use checker::AllocatorIdentity;
-use checker::cli::{self, RunArgs};
-use checker::report::RunReport;
 use clap::Parser;
+use workload::atomic::write_atomically;
+use workload::cli::{RunArgs, exit_code};
+use workload::{AllocatorIdentity, RunReport};
 
 use crate::{Collect, Input, Options, TypeScript, WORKLOAD};
 
@@ -39,15 +39,22 @@ struct Args {
 
 /// Parses the process's arguments and runs.
 pub fn main(allocator: AllocatorIdentity) -> ExitCode {
-    main_from(std::env::args_os(), allocator)
+    main_from(std::env::args_os().collect(), allocator)
 }
 
-/// Parses `args` (the program name first) and runs the workload under `allocator`.
-pub fn main_from(
-    args: impl IntoIterator<Item = OsString>,
-    allocator: AllocatorIdentity,
-) -> ExitCode {
-    cli::exit_code(run(&Args::parse_from(args), allocator))
+/// Parses `args` (the program name first) and runs the workload under `allocator`: tsc's
+/// [`workload::Workload::main_from`].
+pub fn main_from(args: Vec<OsString>, allocator: AllocatorIdentity) -> ExitCode {
+    exit_code(run(&Args::parse_from(args), allocator))
+}
+
+/// Fetches and verifies the TypeScript package the children run (the `typescript` corpus), so
+/// that they read it from the cache without fetching or hashing it: tsc's
+/// [`workload::Workload::prepare`].
+pub fn prepare(options: &corpora::OpenOptions) -> Result<()> {
+    TypeScript::open(options, false)
+        .map(drop)
+        .context("opening the TypeScript package the tsc workload runs (the `typescript` corpus)")
 }
 
 fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
@@ -78,15 +85,9 @@ fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
             run.corpus, typescript.version
         )
     })?;
-    let report = RunReport::of_workload(
-        WORKLOAD,
-        &run.corpus,
-        checkers,
-        (outcome.counts.clone(), outcome.phases.clone()),
-        &outcome.digest,
-        &allocator,
-    );
-    run.print(&outcome.diagnostics, &report)?;
+    let checked = &outcome.checked;
+    let report = RunReport::new(WORKLOAD.name, &run.corpus, checkers, checked, &allocator);
+    run.print(&checked.diagnostics, &report)?;
     if !run.json {
         println!(
             "typescript  {} with {}",
@@ -122,19 +123,4 @@ fn typescript_js_path(opts: &corpora::OpenOptions) -> Result<String> {
     let path = corpora::corpus_dir(&root, "typescript").join("files/lib/typescript.js");
     anyhow::ensure!(path.is_file(), "{} is missing", path.display());
     Ok(path.display().to_string())
-}
-
-fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
-        path.file_name()
-            .map_or("input".into(), |n| n.to_string_lossy()),
-        std::process::id()
-    ));
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path)
 }

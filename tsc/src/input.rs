@@ -36,7 +36,7 @@ impl Input {
         let root_files = corpus
             .files
             .iter()
-            .filter(|f| checker::parse::is_source_path(&f.path))
+            .filter(|f| workload::is_source_path(&f.path))
             .map(|f| f.path.clone())
             .collect();
         let libs = typescript

@@ -4,19 +4,25 @@ mod collect;
 mod engine;
 mod input;
 
-use std::collections::BTreeMap;
-
-use checker::report::{Counts, Phases};
 use corpora::{Corpus, SourceFile};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest as _, Sha256};
+use workload::{Counts, Heap, InputError, Phases};
 
 pub use collect::{Collect, DEFAULT_DIVISOR};
 pub use engine::{Engine, HOST_JS, MAX_STACK_BYTES, THREAD_STACK_BYTES};
 pub use input::Input;
 
-/// The name of this workload in a report and on the command line (`--workload tsc`).
-pub const WORKLOAD: &str = "tsc";
+/// TypeScript's checker as compare lists it (`--workload tsc`).
+pub const WORKLOAD: workload::Workload = workload::Workload {
+    name: "tsc",
+    about: "TypeScript 6.0.3's checker on QuickJS-NG: every object its own allocation, freed by \
+            reference counting; N checkers over one program, each on its own thread, taking \
+            turns on one runtime (execution serialized)",
+    main_from: cli::main_from,
+    prepare: cli::prepare,
+    serialized: true,
+    heap: Heap::PerObject,
+};
 
 /// The TypeScript package a run executes: `lib/typescript.js` and the standard library it
 /// checks against, from the pinned, verified `typescript` corpus.
@@ -136,15 +142,11 @@ impl std::fmt::Display for Diagnostic {
     }
 }
 
-/// What a run found.
+/// What a run found: the workload's outcome (diagnostics sorted by file, position, code and
+/// message, duplicates removed; the digest by [`digest`]), and what the engine says of itself.
 #[derive(Clone, Debug)]
 pub struct Outcome {
-    pub counts: Counts,
-    pub phases: Phases,
-    /// Sorted by file, position, code and message; duplicates removed.
-    pub diagnostics: Vec<Diagnostic>,
-    /// Hex SHA-256 over the sorted diagnostics (file, position, code, message).
-    pub digest: String,
+    pub checked: workload::Outcome<Diagnostic>,
     /// `ts.version` as the engine reported it.
     pub typescript_version: String,
     /// The compiler options the program was built with, as a tsconfig.json spells them.
@@ -155,12 +157,8 @@ pub struct Outcome {
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error(
-        "corpus `{0}` has no source files (.ts, .tsx, .d.ts, .mts, .cts, .js, .jsx, .mjs, .cjs)"
-    )]
-    NoSourceFiles(String),
-    #[error("the number of checkers must be at least 1")]
-    NoCheckers,
+    #[error(transparent)]
+    Input(#[from] InputError),
     #[error("could not start checker thread {index} with a {} MiB stack: {source}", engine::THREAD_STACK_BYTES >> 20)]
     Thread {
         index: usize,
@@ -183,12 +181,12 @@ pub enum Error {
 /// checker one arena serves the whole run and at N checkers N arenas do.
 pub fn run(corpus: &Corpus, typescript: &TypeScript, opts: &Options) -> Result<Outcome, Error> {
     if opts.checkers == 0 {
-        return Err(Error::NoCheckers);
+        return Err(InputError::NoCheckers.into());
     }
     engine::on_checker_thread(|| {
         let input = Input::new(corpus, typescript);
         if input.root_files.is_empty() {
-            return Err(Error::NoSourceFiles(corpus.name.clone()));
+            return Err(InputError::NoSourceFiles(corpus.name.clone()).into());
         }
         let run = engine::check(
             &typescript.script,
@@ -242,20 +240,15 @@ fn merge(input: &Input, run: engine::Run) -> Outcome {
         diagnostics.extend(report.diagnostics);
     }
     // Diagnostic orders by file, position, code and message first (its field order).
-    diagnostics.sort();
-    diagnostics.dedup();
-    counts.diagnostics = diagnostics.len() as u64;
-    let mut by_code = BTreeMap::new();
-    for d in &diagnostics {
-        *by_code.entry(format!("TS{}", d.code)).or_insert(0) += 1;
-    }
-    counts.diagnostics_by_code = by_code;
-    let digest = digest(&diagnostics);
-    Outcome {
+    let checked = workload::Outcome::settle(
         counts,
         phases,
         diagnostics,
+        |d| format!("TS{}", d.code),
         digest,
+    );
+    Outcome {
+        checked,
         typescript_version: version,
         compiler_options,
         collections: run.collections,
@@ -275,11 +268,9 @@ pub fn digest(diagnostics: &[Diagnostic]) -> String {
         .collect();
     lines.sort_unstable();
     lines.dedup();
-    let mut hasher = Sha256::new();
-    for (file, start, code, message) in lines {
-        hasher.update(format!("{file}\t{start}\t{code}\t").as_bytes());
-        hasher.update(message.as_bytes());
-        hasher.update(b"\n");
-    }
-    hex::encode(hasher.finalize())
+    workload::digest::of_lines(
+        lines
+            .into_iter()
+            .map(|(file, start, code, message)| format!("{file}\t{start}\t{code}\t{message}")),
+    )
 }

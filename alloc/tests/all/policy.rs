@@ -120,3 +120,21 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn the_short_spelling_leaves_out_the_default_switch_point_only() {
+    let spell = |s: &str| {
+        let policy: Policy = s.parse().unwrap();
+        (policy.to_string(), policy.short().to_string())
+    };
+    assert_eq!(spell("hybrid"), ("hybrid@8".into(), "hybrid".into()));
+    assert_eq!(
+        spell("hybrid@8+populate"),
+        ("hybrid@8+populate".into(), "hybrid+populate".into())
+    );
+    assert_eq!(spell("hybrid@4"), ("hybrid@4".into(), "hybrid@4".into()));
+    assert_eq!(
+        spell("huge+drain"),
+        ("huge+drain".into(), "huge+drain".into())
+    );
+}

@@ -2,7 +2,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use checker::report::RunReport;
+use workload::RunReport;
 
 fn temp_corpus(name: &str, files: &[(&str, &str)]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("checker-cli-{}-{name}", std::process::id()));

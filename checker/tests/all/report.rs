@@ -1,6 +1,6 @@
 //! The report `checker --json` prints and compare reads back.
-use checker::AllocatorIdentity;
-use checker::report::{ProcessReport, RunReport};
+use workload::AllocatorIdentity;
+use workload::report::{ProcessReport, RunReport};
 
 use crate::check;
 
@@ -10,7 +10,7 @@ fn sample() -> RunReport {
         name: "system",
         identity: "glibc".to_string(),
     };
-    RunReport::new("inline", 1, &out, &id)
+    RunReport::new(checker::WORKLOAD.name, "inline", 1, &out, &id)
 }
 
 #[test]
@@ -74,7 +74,7 @@ fn the_process_reports_its_peak_memory() {
 
 #[test]
 fn the_human_report_of_a_slice_run_shows_allocation_sizes_and_slices_past_the_switch() {
-    use checker::report::{AllocatorReport, SliceClassReport, SliceReport};
+    use workload::report::{AllocatorReport, SliceClassReport, SliceReport};
     let mut r = sample();
     let class = |size: u32, allocs: u64, max_slice: u64| SliceClassReport {
         size,
@@ -114,7 +114,7 @@ fn the_human_report_of_a_slice_run_shows_allocation_sizes_and_slices_past_the_sw
 
 #[test]
 fn throughput_is_megabytes_per_second_per_thread_of_each_phase() {
-    let p = checker::report::Phases {
+    let p = workload::report::Phases {
         load_s: 0.0,
         parse_s: 0.5,
         bind_s: 0.25,
@@ -141,7 +141,7 @@ fn a_report_without_front_threads_still_reads_back() {
 
 #[test]
 fn the_slice_report_carries_the_reservation_the_switch_point_and_the_small_fallbacks() {
-    use checker::report::SliceReport;
+    use workload::report::SliceReport;
     let policy: slice_alloc::Policy = "hybrid@8".parse().unwrap();
     let mut stats = slice_alloc::Stats::zeroed(policy);
     stats.arenas = vec![[slice_alloc::ClassStats::ZERO; slice_alloc::CLASS_COUNT]; 2];

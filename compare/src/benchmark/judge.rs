@@ -4,7 +4,7 @@
 //! bake-off's runs (command/proof.rs) fail in the same words.
 use std::time::Duration;
 
-use checker::report::RunReport;
+use workload::report::RunReport;
 
 use crate::benchmark::measure::{Exit, Measurement, READ_GRACE};
 use crate::contender::Contender;
@@ -229,7 +229,7 @@ pub const MAX_SMALL_FALLBACK_SHARE: f64 = 0.01;
 /// allocator. Other contenders pass.
 pub fn check_slice_service(
     contender: Contender,
-    slice: Option<&checker::report::SliceReport>,
+    slice: Option<&workload::report::SliceReport>,
 ) -> Result<(), String> {
     let (Some(policy), Some(slice)) = (contender.slice_policy(), slice) else {
         return Ok(());

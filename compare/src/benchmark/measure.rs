@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::benchmark::capture::{self, Captured, Stdout};
 use crate::benchmark::vmstat::Counters;
-use crate::results::kernel::{Sample, Timeline};
+use crate::results::kernel::{SAMPLE_INTERVAL_MS, Sample, Timeline};
 
 /// How a child ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +95,8 @@ const STOP_POLL: Duration = Duration::from_millis(50);
 /// hold them only for a while (glibc with `hugetlb=1` peaks at 12 MiB on typeorm and holds
 /// none at its end), and memory over time needs points through the run. 100 ms, not finer:
 /// sampled every 20 ms a 0.25 s trpc run took 12% longer on this 2-core machine (docs/ANALYSIS.md).
-pub const SAMPLE_INTERVAL: Duration = Duration::from_millis(100);
+/// Each run records its interval with its timeline.
+pub const SAMPLE_INTERVAL: Duration = Duration::from_millis(SAMPLE_INTERVAL_MS as u64);
 
 /// Rss and AnonHugePages of process `pid` (/proc/PID/smaps_rollup, one read), in KiB;
 /// `None` once it has exited.

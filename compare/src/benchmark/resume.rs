@@ -12,48 +12,37 @@ use crate::results::{RoundDefaults, Settings};
 /// A resumed bake-off keeps the plan of the file it continues, except where the command
 /// line says otherwise.
 pub fn continue_plan(settings: &mut Settings, previous: Settings, matches: &ArgMatches) {
-    let defaulted = |id: &str| {
-        matches
-            .value_source(id)
-            .is_none_or(|s| s == ValueSource::DefaultValue)
+    let defaulted = |ids: &[&str]| {
+        ids.iter().all(|id| {
+            matches
+                .value_source(id)
+                .is_none_or(|s| s == ValueSource::DefaultValue)
+        })
     };
-    if defaulted("corpus") && defaulted("commands") {
-        settings.corpora = previous.corpora;
+    let rounds = defaulted(&["runs"]);
+    // Each setting takes the resumed file's value where its options were not given.
+    macro_rules! keep {
+        ($($setting:ident: $kept:expr,)*) => {
+            $(if $kept {
+                settings.$setting = previous.$setting;
+            })*
+        };
     }
-    if defaulted("checkers") && settings.command.is_none() {
-        settings.checkers = previous.checkers;
-    }
-    if defaulted("contenders") {
-        settings.contenders = previous.contenders;
-    }
-    if defaulted("baseline") {
-        settings.baseline = previous.baseline;
+    keep! {
+        corpora: defaulted(&["corpus", "commands"]),
+        checkers: defaulted(&["checkers"]) && settings.command.is_none(),
+        contenders: defaulted(&["contenders"]),
+        baseline: defaulted(&["baseline"]),
+        min_runs: rounds && defaulted(&["min_runs"]),
+        max_runs: rounds && defaulted(&["max_runs"]),
+        precision_pct: rounds && defaulted(&["precision"]),
+        control: defaulted(&["no_control"]),
+        seed: defaulted(&["seed"]),
+        warmup: defaulted(&["warmup"]),
+        workload: defaulted(&["workload"]),
     }
     if !settings.contenders.contains(&settings.baseline) {
         settings.contenders.insert(0, settings.baseline);
-    }
-    if defaulted("runs") {
-        if defaulted("min_runs") {
-            settings.min_runs = previous.min_runs;
-        }
-        if defaulted("max_runs") {
-            settings.max_runs = previous.max_runs;
-        }
-        if defaulted("precision") {
-            settings.precision_pct = previous.precision_pct;
-        }
-    }
-    if defaulted("no_control") {
-        settings.control = previous.control;
-    }
-    if defaulted("seed") {
-        settings.seed = previous.seed;
-    }
-    if defaulted("warmup") {
-        settings.warmup = previous.warmup;
-    }
-    if defaulted("workload") {
-        settings.workload = previous.workload;
     }
 }
 

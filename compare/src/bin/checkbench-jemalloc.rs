@@ -13,12 +13,12 @@ fn main() -> ExitCode {
     child::main_proven(identity())
 }
 
-fn identity() -> Result<checker::AllocatorIdentity, String> {
+fn identity() -> Result<workload::AllocatorIdentity, String> {
     let identity = tikv_jemalloc_ctl::version::read()
         // The mallctl string keeps its C terminator.
         .map(|v| v.trim_end_matches(['\0', ' ', '\n']).to_string())
         .unwrap_or_else(|e| format!("unknown ({e})"));
-    let mut allocator = checker::AllocatorIdentity {
+    let mut allocator = workload::AllocatorIdentity {
         name: "jemalloc",
         identity,
     };

@@ -12,11 +12,11 @@ fn main() -> ExitCode {
     child::main_proven(identity())
 }
 
-fn identity() -> Result<checker::AllocatorIdentity, String> {
+fn identity() -> Result<workload::AllocatorIdentity, String> {
     // SAFETY: mi_version takes no arguments and only returns a constant.
     let version = unsafe { libmimalloc_sys::mi_version() };
     // MI_MALLOC_VERSION is major, then two digits of minor and two of patch: 30302 = 3.3.2.
-    let mut allocator = checker::AllocatorIdentity {
+    let mut allocator = workload::AllocatorIdentity {
         name: "mimalloc",
         identity: format!(
             "{}.{}.{}",

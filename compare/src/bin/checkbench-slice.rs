@@ -5,7 +5,7 @@ use std::process::ExitCode;
 static ALLOCATOR: slice_alloc::SliceAlloc = slice_alloc::SliceAlloc;
 
 fn main() -> ExitCode {
-    compare::child::main(checker::AllocatorIdentity {
+    compare::child::main(workload::AllocatorIdentity {
         name: "slice",
         identity: String::new(),
     })

@@ -12,17 +12,17 @@ fn main() -> ExitCode {
     child::main_proven(identity())
 }
 
-fn identity() -> Result<checker::AllocatorIdentity, String> {
+fn identity() -> Result<workload::AllocatorIdentity, String> {
     if let Some(path) = std::env::var_os(PRELOAD_ENV) {
         let library = system::prove_preload(Path::new(&path))?;
-        return Ok(checker::AllocatorIdentity {
+        return Ok(workload::AllocatorIdentity {
             name: PRELOAD_ALLOCATOR,
             identity: library,
         });
     }
     // SAFETY: gnu_get_libc_version returns a pointer to a static NUL-terminated string.
     let version = unsafe { CStr::from_ptr(libc::gnu_get_libc_version()) };
-    let mut allocator = checker::AllocatorIdentity {
+    let mut allocator = workload::AllocatorIdentity {
         name: "system",
         identity: format!("glibc {}", version.to_string_lossy()),
     };

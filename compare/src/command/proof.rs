@@ -15,8 +15,8 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use checker::report::SliceReport;
 use slice_alloc::Policy;
+use workload::report::SliceReport;
 
 use crate::benchmark::children::SLICE_LIBRARY;
 use crate::benchmark::judge;

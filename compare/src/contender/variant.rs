@@ -65,6 +65,15 @@ impl Base {
     }
 }
 
+/// Whether `name` is a built-in contender's: an allocator's own (`mimalloc`) or a slice
+/// policy (`slice-hybrid@4`).
+fn is_builtin(name: &str) -> bool {
+    Base::parse(name).is_some()
+        || name
+            .strip_prefix("slice-")
+            .is_some_and(|policy| policy.parse::<slice_alloc::Policy>().is_ok())
+}
+
 /// One contender beyond the built-in ones, as defined: on the command line or in a
 /// contenders file, and recorded in the results file under `definitions`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -309,7 +318,7 @@ impl Definition {
             && self
                 .allocator
                 .is_some_and(|base| *name == format!("{}:{}", base.name(), knob_list(&self.knobs)));
-        if !spelled && (!plain_name(name) || super::builtin(name).is_some()) {
+        if !spelled && (!plain_name(name) || is_builtin(name)) {
             return Err(VariantError::BadName { name: name.clone() });
         }
         let variant = self.check()?;

@@ -5,7 +5,6 @@ use std::fmt::Write as _;
 use super::memory::Figure;
 use super::scaling;
 use super::{ExportError, Exporter};
-use crate::benchmark::measure::SAMPLE_INTERVAL;
 use crate::output::kernel;
 use crate::output::table::{self, Detail};
 use crate::results::Results;
@@ -133,7 +132,7 @@ pub fn render_with(results: &Results, figures: &[Figure], curves: &[scaling::Fig
              against the time since its spawn: one figure per cell, one line per contender \
              (its median run by wall time; RSS solid, AnonHugePages dashed, the other runs \
              faint).\n",
-            SAMPLE_INTERVAL.as_millis()
+            sample_intervals(results)
         );
         for figure in figures {
             let label = settings.cell_label(&figure.corpus, figure.checkers);
@@ -160,7 +159,7 @@ pub fn render_with(results: &Results, figures: &[Figure], curves: &[scaling::Fig
             );
         }
     }
-    out.push_str(&reproduce::markdown(results));
+    out.push_str(&reproduce_sections(results));
     if let Some(table) = table::fault_sys_table(results) {
         let _ = writeln!(
             out,
@@ -207,6 +206,82 @@ pub fn render_with(results: &Results, figures: &[Figure], curves: &[scaling::Fig
             out,
             "## Failed runs\n\nKept out of the medians.\n\n{}",
             failed.to_markdown()
+        );
+    }
+    out
+}
+
+/// The sampling intervals the runs' timelines record, as the file says them: `100`, or
+/// `50 or 100` where runs were sampled differently.
+fn sample_intervals(results: &Results) -> String {
+    let intervals: std::collections::BTreeSet<u32> = results
+        .results
+        .iter()
+        .flat_map(|set| &set.runs)
+        .filter_map(|run| Some(run.memory.as_ref()?.interval_ms))
+        .collect();
+    let intervals: Vec<String> = intervals.iter().map(u32::to_string).collect();
+    intervals.join(" or ")
+}
+
+/// The report sections that need the publication or the ablations; empty when the
+/// results hold none of their rows.
+fn reproduce_sections(results: &Results) -> String {
+    let mut out = String::new();
+    if let Some(table) = reproduce::beside_publication(results) {
+        let _ = writeln!(
+            out,
+            "## Beside the publication\n\n\
+             Each cell: ours / published. Wall and RSS are percent change against \
+             slice-nohuge; faults are median minor faults, nohuge -> hybrid, and the factor \
+             between them. ✓ the direction agrees, ✗ it does not; in parentheses where our \
+             95% interval includes no change.\n\n{}",
+            table.to_markdown()
+        );
+        for note in reproduce::published_notes() {
+            let _ = writeln!(out, "> {note}  ");
+        }
+        if let Some(note) = reproduce::heap_note(results) {
+            let _ = writeln!(out, "\n{note}");
+        }
+        out.push('\n');
+    }
+    if let Some(table) = reproduce::sweep(results) {
+        let _ = writeln!(
+            out,
+            "## Switch point sweep\n\nWall % / RSS % against slice-nohuge for each switch \
+             point of slice-hybrid (8 MiB is plain slice-hybrid).\n\n{}",
+            table.to_markdown()
+        );
+    }
+    if let Some(table) = reproduce::ablations(results) {
+        let _ = writeln!(
+            out,
+            "## Ablations: +populate and +collapse\n\nPercent change against plain \
+             slice-hybrid (not against the baseline): the question is whether either helps \
+             hybrid.\n\n{}",
+            table.to_markdown()
+        );
+    }
+    if let Some(table) = reproduce::workload(results) {
+        let _ = writeln!(
+            out,
+            "## Workload size beside the native checker\n\nWhat our checker did, as the \
+             baseline's children counted it, and its median peak RSS, minor faults and bytes \
+             carved by the slice allocator (all slices, and the most any one slice carved: a hybrid \
+             slice only switches to huge pages past its switch point); beside it tsgo (the native TypeScript checker) on \
+             the same corpus where it was measured (`shared/reference/native-checker.tsv`). \
+             The policy effect grows with the bytes each slice carves: a checker that \
+             allocates less than the original crosses the switch point later or never.\n\n{}",
+            table.to_markdown()
+        );
+    }
+    if let Some(table) = reproduce::others(results) {
+        let _ = writeln!(
+            out,
+            "## Other allocators on the same rows\n\nWall % / RSS % against slice-nohuge, \
+             and median minor faults.\n\n{}",
+            table.to_markdown()
         );
     }
     out

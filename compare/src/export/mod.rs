@@ -2,19 +2,20 @@
 //!
 //! **Every export is written whole or not at all**: each file is rendered in memory,
 //! written to an unnamed file beside its target and renamed over it, so a reader (or a
-//! Ctrl-C) never sees half a file, and a kill leaves no temporary file (see [`atomic`]).
+//! Ctrl-C) never sees half a file, and a kill leaves no temporary file (see
+//! [`workload::atomic`], the one implementation every crate writes through).
 use std::path::{Path, PathBuf};
 
-pub use atomic::write_atomically;
+use workload::atomic::{self, follow_link, parent};
 
 use crate::results::Results;
 
-pub mod atomic;
 pub mod csv;
 pub mod json;
 pub mod lock;
 pub mod markdown;
 pub mod memory;
+pub mod policies;
 pub mod scaling;
 pub mod svg;
 
@@ -195,22 +196,11 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     resolved(a).is_some() && resolved(a) == resolved(b)
 }
 
-/// The file a symbolic link at `path` points to (followed to the end), or `path` itself.
-/// Results are written to the link's target, so a link stays a link.
-pub fn follow_link(path: &Path) -> PathBuf {
-    let mut path = path.to_path_buf();
-    for _ in 0..40 {
-        match std::fs::read_link(&path) {
-            Ok(target) => path = parent(&path).join(target),
-            Err(_) => break,
-        }
-    }
-    path
-}
-
-fn parent(path: &Path) -> &Path {
-    match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    }
+/// Writes `bytes` to `path` whole or not at all (see [`workload::atomic`]); an error names
+/// the file written, a symbolic link's target.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
+    atomic::write_atomically(path, bytes).map_err(|error| ExportError::Write {
+        path: follow_link(path).display().to_string(),
+        error,
+    })
 }

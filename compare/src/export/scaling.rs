@@ -185,9 +185,11 @@ pub fn render(results: &Results, corpus: &str) -> Result<String, String> {
             * 1.08
     };
     let err = |e: DrawingAreaErrorKind<_>| e.to_string();
-    let label = match results.settings.workload {
-        crate::workload::WorkloadKind::Checker => corpus.to_string(),
-        workload => format!("{corpus} · {workload}"),
+    let workload = results.settings.workload;
+    let label = if workload.is_default() {
+        corpus.to_string()
+    } else {
+        format!("{corpus} · {workload}")
     };
     let mut svg = String::new();
     {

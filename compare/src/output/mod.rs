@@ -4,4 +4,5 @@ pub mod kernel;
 pub mod progress;
 pub mod quiet;
 pub mod report;
+pub mod studies;
 pub mod table;

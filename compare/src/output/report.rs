@@ -38,7 +38,7 @@ pub fn render_text(results: &Results, detail: Detail) -> String {
     for section in table::sections(results, detail) {
         let _ = writeln!(out, "{}\n{}", line(&section.title), table(&section.table));
     }
-    if let Some(beside) = reproduce::text(results, detail) {
+    if let Some(beside) = beside_publication(results, detail) {
         let _ = writeln!(out, "{beside}");
     }
     if !brief && let Some(sys) = table::fault_sys_table(results) {
@@ -107,4 +107,26 @@ pub fn render_text(results: &Results, detail: Detail) -> String {
         );
     }
     out
+}
+
+/// The table beside the publication for the terminal, when the results hold its rows.
+/// With [`Detail::Brief`], hybrid's columns and huge's are two tables, each within the
+/// terminal's width; the Markdown keeps one.
+fn beside_publication(results: &Results, detail: Detail) -> Option<String> {
+    let table = reproduce::beside_publication(results)?;
+    let title = "beside the publication (ours / published; ✓ direction agrees, ✗ not, in \
+                 parentheses where our interval includes no change)";
+    let note = reproduce::heap_note(results).map_or(String::new(), |note| {
+        format!("\n{}", table::wrap(&note, TERMINAL_COLUMNS, "  "))
+    });
+    let beside = match detail {
+        Detail::Wide => format!("{title}\n{}", table.to_text()),
+        Detail::Brief => format!(
+            "{}\n{}\n{}",
+            table::wrap(title, TERMINAL_COLUMNS, "  "),
+            table.columns(&[0, 1, 2, 3, 4, 5]).to_text(),
+            table.columns(&[0, 1, 6, 7]).to_text()
+        ),
+    };
+    Some(format!("{beside}{note}"))
 }

@@ -182,9 +182,18 @@ impl Timeline {
     }
 }
 
+/// How often the parent samples a run's memory today, in milliseconds; a timeline written
+/// without its interval was sampled at it.
+pub const SAMPLE_INTERVAL_MS: u32 = 100;
+
+fn today_s_interval_ms() -> u32 {
+    SAMPLE_INTERVAL_MS
+}
+
 /// How a [`Timeline`] is written in the results file.
 #[derive(Serialize, Deserialize)]
 struct TimelineRecord {
+    #[serde(default = "today_s_interval_ms")]
     interval_ms: u32,
     samples: String,
 }
@@ -235,6 +244,13 @@ impl TryFrom<TimelineRecord> for Timeline {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_timeline_without_its_interval_was_sampled_at_today_s() {
+        let timeline: Timeline = serde_json::from_str(r#"{"samples": "0,10,0 100,20,0"}"#).unwrap();
+        assert_eq!(timeline.interval_ms, SAMPLE_INTERVAL_MS);
+        assert_eq!(timeline.samples.len(), 2);
+    }
 
     fn deltas(pairs: &[(&str, u64)]) -> BTreeMap<String, u64> {
         pairs.iter().map(|&(k, v)| (k.to_string(), v)).collect()

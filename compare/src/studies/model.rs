@@ -26,15 +26,13 @@
 //! give, measured faults exceed the prediction. The huge pages it predicts (every `2 MiB`
 //! term above) are set beside what the kernel says it gave the run at fault time
 //! (`thp_fault_alloc`, from runs whose kernel events are attributed to them).
-use std::collections::BTreeMap;
-
 use slice_alloc::{Policy, ThpPolicy};
 
 use crate::contender::Contender;
-use crate::output::table::{Table, count, signed};
 use crate::results::{Results, Run};
 use crate::stats::median;
 use crate::studies::reproduce::{Published, published};
+use crate::table::{Table, count, signed};
 
 /// A small page.
 pub const SMALL_PAGE: u64 = 4 << 10; // 4 KiB
@@ -445,53 +443,6 @@ pub fn gap_table(gaps: &[Gap]) -> Table {
             })
             .collect(),
     }
-}
-
-/// The whole model report: predictions against measurement, then the gap to the
-/// publication. `None` when no cell has a nohuge carve record.
-pub fn report(results: &Results, markdown: bool) -> Option<String> {
-    let predictions = predict(results);
-    if predictions.is_empty() {
-        return None;
-    }
-    let render = |t: &Table| {
-        if markdown {
-            t.to_markdown()
-        } else {
-            t.to_text()
-        }
-    };
-    let explained = predictions.iter().filter(|p| p.explained()).count();
-    let mut out = format!(
-        "fault and RSS model (predicted from the slice-nohuge carve record; explained: faults \
-         within {:.0}% and peak RSS within {:.0}%): {explained} of {} rows explained\n\n{}",
-        100.0 * FAULT_TOLERANCE,
-        100.0 * RSS_TOLERANCE,
-        predictions.len(),
-        render(&table(&predictions))
-    );
-    let gaps = gaps(results);
-    if !gaps.is_empty() {
-        let mut by_share: BTreeMap<String, f64> = BTreeMap::new();
-        for g in &gaps {
-            let share = g.ours_past_switch_mib / g.needed_past_switch_mib;
-            let best = by_share.entry(g.corpus.clone()).or_insert(0.0);
-            *best = best.max(share);
-        }
-        let nearest = by_share
-            .iter()
-            .max_by(|a, b| a.1.total_cmp(b.1))
-            .map(|(c, s)| format!("{c} ({:.0}% of what the published cut needs)", 100.0 * s))
-            .unwrap_or_default();
-        out.push_str(&format!(
-            "\nthe gap to the publication: a hybrid slice saves one fault per 4 KiB carved past \
-             its switch point (less one per 2 MiB), so a published cut of nohuge -> hybrid \
-             faults says how far the reference's slices carved past 8 MiB; nearest of ours: \
-             {nearest}\n\n{}",
-            render(&gap_table(&gaps))
-        ));
-    }
-    Some(out)
 }
 
 #[cfg(test)]

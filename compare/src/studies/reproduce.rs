@@ -3,13 +3,12 @@
 //!
 //! The published figures are embedded (`data/commit-figures.tsv`, a copy of
 //! `shared/reference/commit-figures.tsv`), so a report renders anywhere.
-use std::fmt::Write as _;
-
 use crate::contender::Contender;
-use crate::output::table::{self, Detail, TERMINAL_COLUMNS, Table, count, signed};
 use crate::results::{Results, RoundDefaults, Settings};
 use crate::stats::{Metric, Ratio, Verdict};
+use crate::table::{Table, count, signed};
 use crate::workload::WorkloadKind;
+use workload::Heap;
 
 /// The publication's corpora, in its order.
 pub const CORPORA: [&str; 5] = ["trpc", "excalidraw", "typeorm", "playwright", "typescript"];
@@ -61,7 +60,8 @@ pub fn settings(
         Contender::SLICE_HYBRID,
         Contender::SLICE_HUGE,
     ];
-    if workload == WorkloadKind::Tsc {
+    let per_object = workload.protocol().heap == Heap::PerObject;
+    if per_object {
         contenders.push(
             "slice-adaptive"
                 .parse()
@@ -81,7 +81,7 @@ pub fn settings(
                     .expect("the ablation names are valid contenders"),
             );
         }
-        if workload == WorkloadKind::Tsc {
+        if per_object {
             // The other allocators' huge-page policies, on the publication's kind of heap.
             for name in OTHER_HUGE_PAGE_POLICIES {
                 contenders.push(
@@ -91,7 +91,7 @@ pub fn settings(
             }
         }
     }
-    if workload.is_checker() {
+    if !per_object {
         contenders.extend([Contender::Mimalloc, Contender::Jemalloc, Contender::System]);
     }
     Settings {
@@ -183,7 +183,7 @@ pub fn native() -> Vec<Native> {
 }
 
 /// The notes under the published table (the `#` lines after it).
-fn published_notes() -> Vec<&'static str> {
+pub fn published_notes() -> Vec<&'static str> {
     let mut lines = COMMIT_FIGURES.lines().skip_while(|l| l.starts_with('#'));
     lines
         .by_ref()
@@ -217,101 +217,17 @@ fn beside(ours: Option<Ratio>, published_pct: f64) -> String {
     }
 }
 
-/// The report sections that need the publication or the ablations; empty when the
-/// results hold none of their rows.
-pub fn markdown(results: &Results) -> String {
-    let mut out = String::new();
-    if let Some(table) = beside_publication(results) {
-        let _ = writeln!(
-            out,
-            "## Beside the publication\n\n\
-             Each cell: ours / published. Wall and RSS are percent change against \
-             slice-nohuge; faults are median minor faults, nohuge -> hybrid, and the factor \
-             between them. ✓ the direction agrees, ✗ it does not; in parentheses where our \
-             95% interval includes no change.\n\n{}",
-            table.to_markdown()
-        );
-        for note in published_notes() {
-            let _ = writeln!(out, "> {note}  ");
-        }
-        if let Some(note) = heap_note(results) {
-            let _ = writeln!(out, "\n{note}");
-        }
-        out.push('\n');
-    }
-    if let Some(table) = sweep(results) {
-        let _ = writeln!(
-            out,
-            "## Switch point sweep\n\nWall % / RSS % against slice-nohuge for each switch \
-             point of slice-hybrid (8 MiB is plain slice-hybrid).\n\n{}",
-            table.to_markdown()
-        );
-    }
-    if let Some(table) = ablations(results) {
-        let _ = writeln!(
-            out,
-            "## Ablations: +populate and +collapse\n\nPercent change against plain \
-             slice-hybrid (not against the baseline): the question is whether either helps \
-             hybrid.\n\n{}",
-            table.to_markdown()
-        );
-    }
-    if let Some(table) = workload(results) {
-        let _ = writeln!(
-            out,
-            "## Workload size beside the native checker\n\nWhat our checker did, as the \
-             baseline's children counted it, and its median peak RSS, minor faults and bytes \
-             carved by the slice allocator (all slices, and the most any one slice carved: a hybrid \
-             slice only switches to huge pages past its switch point); beside it tsgo (the native TypeScript checker) on \
-             the same corpus where it was measured (`shared/reference/native-checker.tsv`). \
-             The policy effect grows with the bytes each slice carves: a checker that \
-             allocates less than the original crosses the switch point later or never.\n\n{}",
-            table.to_markdown()
-        );
-    }
-    if let Some(table) = others(results) {
-        let _ = writeln!(
-            out,
-            "## Other allocators on the same rows\n\nWall % / RSS % against slice-nohuge, \
-             and median minor faults.\n\n{}",
-            table.to_markdown()
-        );
-    }
-    out
-}
-
 /// Whether the results hold any row of the published table.
 pub fn covers_publication(results: &Results) -> bool {
     beside_publication(results).is_some()
 }
 
-/// The table beside the publication for the terminal, when the results hold its rows.
-/// With [`Detail::Brief`], hybrid's columns and huge's are two tables, each within the
-/// terminal's width; the Markdown keeps one.
-pub fn text(results: &Results, detail: Detail) -> Option<String> {
-    let table = beside_publication(results)?;
-    let title = "beside the publication (ours / published; ✓ direction agrees, ✗ not, in \
-                 parentheses where our interval includes no change)";
-    let note = heap_note(results).map_or(String::new(), |note| {
-        format!("\n{}", table::wrap(&note, TERMINAL_COLUMNS, "  "))
-    });
-    let beside = match detail {
-        Detail::Wide => format!("{title}\n{}", table.to_text()),
-        Detail::Brief => format!(
-            "{}\n{}\n{}",
-            table::wrap(title, TERMINAL_COLUMNS, "  "),
-            table.columns(&[0, 1, 2, 3, 4, 5]).to_text(),
-            table.columns(&[0, 1, 6, 7]).to_text()
-        ),
-    };
-    Some(format!("{beside}{note}"))
-}
-
 /// Under the checker workload, one line saying that its heap is several times smaller than
 /// the publication's (our nohuge faults beside the published ones, on the largest published
 /// row measured) and which command measures the publication's kind of heap.
-fn heap_note(results: &Results) -> Option<String> {
-    if !results.settings.workload.is_checker() || results.settings.command.is_some() {
+pub fn heap_note(results: &Results) -> Option<String> {
+    let heap = results.settings.workload.protocol().heap;
+    if heap != Heap::Interned || results.settings.command.is_some() {
         return None;
     }
     let (checkers, corpus, publ, ours) = published_rows(results)
@@ -359,7 +275,7 @@ fn published_rows(results: &Results) -> Vec<(usize, &String, Published)> {
         .collect()
 }
 
-fn beside_publication(results: &Results) -> Option<Table> {
+pub fn beside_publication(results: &Results) -> Option<Table> {
     let nohuge = Contender::SLICE_NOHUGE;
     let mut table_rows = Vec::new();
     for (checkers, corpus, publ) in published_rows(results) {
@@ -530,7 +446,7 @@ fn wall_and_rss(
     ))
 }
 
-fn sweep(results: &Results) -> Option<Table> {
+pub fn sweep(results: &Results) -> Option<Table> {
     let points: Vec<Contender> = SWITCH_POINTS_MIB
         .iter()
         .map(|&m| Contender::hybrid_at(m))
@@ -553,7 +469,7 @@ fn sweep(results: &Results) -> Option<Table> {
     Some(table)
 }
 
-fn ablations(results: &Results) -> Option<Table> {
+pub fn ablations(results: &Results) -> Option<Table> {
     let variants: Vec<Contender> = ["slice-hybrid+populate", "slice-hybrid+collapse"]
         .iter()
         .filter_map(|n| n.parse().ok())
@@ -580,7 +496,7 @@ fn ablations(results: &Results) -> Option<Table> {
     Some(table)
 }
 
-fn others(results: &Results) -> Option<Table> {
+pub fn others(results: &Results) -> Option<Table> {
     let contenders = [Contender::Mimalloc, Contender::Jemalloc, Contender::System];
     per_contender(results, &contenders, |corpus, checkers, c| {
         let figures = wall_and_rss(results, corpus, checkers, c, Contender::SLICE_NOHUGE)?;
@@ -589,7 +505,7 @@ fn others(results: &Results) -> Option<Table> {
     })
 }
 
-fn workload(results: &Results) -> Option<Table> {
+pub fn workload(results: &Results) -> Option<Table> {
     let baseline = results.settings.baseline;
     let native = native();
     let mib = |bytes: f64| format!("{:.1}", bytes / (1024.0 * 1024.0));
@@ -682,11 +598,11 @@ mod tests {
 
     #[test]
     fn the_matrix_covers_five_corpora_at_one_and_eight_checkers() {
-        let plain = settings(WorkloadKind::Checker, false, 5, 1);
+        let plain = settings(WorkloadKind::default(), false, 5, 1);
         assert_eq!(plain.corpora.len(), 5);
         assert_eq!(plain.checkers, vec![1, 8]);
         assert_eq!(plain.contenders.len(), 6);
-        let full = settings(WorkloadKind::Checker, true, 5, 1);
+        let full = settings(WorkloadKind::default(), true, 5, 1);
         let names: Vec<String> = full.contenders.iter().map(|c| c.to_string()).collect();
         for name in [
             "slice-hybrid@2",
@@ -701,9 +617,9 @@ mod tests {
     #[test]
     fn the_tsc_matrix_runs_one_and_eight_checkers_and_its_ablations_add_the_other_allocators_policies()
      {
-        let plain = settings(WorkloadKind::Tsc, false, 5, 1);
+        let plain = settings(WorkloadKind::from_name("tsc").unwrap(), false, 5, 1);
         assert_eq!(plain.checkers, vec![1, 8]);
-        let full = settings(WorkloadKind::Tsc, true, 5, 1);
+        let full = settings(WorkloadKind::from_name("tsc").unwrap(), true, 5, 1);
         let names: Vec<String> = full.contenders.iter().map(|c| c.to_string()).collect();
         for name in OTHER_HUGE_PAGE_POLICIES.iter().chain(&[
             "slice-hybrid@2",
@@ -715,7 +631,7 @@ mod tests {
                 "{name} missing: {names:?}"
             );
         }
-        let checker = settings(WorkloadKind::Checker, true, 5, 1);
+        let checker = settings(WorkloadKind::default(), true, 5, 1);
         assert!(
             !checker
                 .contenders

@@ -5,11 +5,11 @@ use std::process::Command;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use checker::report::{AllocatorReport, Counts, Phases, ProcessReport, RunReport, SliceReport};
 use compare::benchmark::launcher::{Launcher, Request};
 use compare::contender::Contender;
 use compare::environment::Environment;
 use compare::results::{Figures, Results, Run, RunStatus, Settings};
+use workload::report::{AllocatorReport, Counts, Phases, ProcessReport, RunReport, SliceReport};
 
 pub const DIGEST: &str = "d1ce57";
 

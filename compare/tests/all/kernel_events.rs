@@ -266,6 +266,10 @@ fn the_markdown_report_links_one_memory_figure_per_sampled_cell() {
         assert!(svg.contains(contender), "{contender} in the legend");
     }
     assert!(svg.contains("memory over time"));
+    assert!(
+        text.contains("every 20 ms while the run ran"),
+        "the interval the runs recorded, not today's: {text}"
+    );
     assert!(text.contains("## Huge-page coverage and the kernel's events"));
     let csv = std::fs::read_to_string(&csv).unwrap();
     let mut reader = csv::Reader::from_reader(csv.as_bytes());

@@ -25,7 +25,7 @@ pub(crate) fn binaries() -> Binaries {
             .parent()
             .unwrap()
             .to_path_buf(),
-        workload: compare::workload::WorkloadKind::Checker,
+        workload: compare::workload::WorkloadKind::default(),
         cache_dir: Some(std::env::temp_dir().join("checkbench-knob-tests-cache")),
         timeout: None,
     }
@@ -44,7 +44,7 @@ fn run(contender: Contender, command: Command) -> Run {
     let measured = measure(command, None, &stop).unwrap();
     judge(
         contender,
-        Some(compare::workload::WorkloadKind::Checker),
+        Some(compare::workload::WorkloadKind::default()),
         0,
         &measured,
     )

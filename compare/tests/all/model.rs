@@ -95,6 +95,6 @@ fn the_rest_of_the_process_is_carried_from_nohuge_to_every_policy() {
         (huge.predicted_huge_pages, huge.kernel_huge_pages),
         (7.0, Some(7.0))
     );
-    let report = model::report(&results, false).unwrap();
+    let report = compare::output::studies::model(&results, false).unwrap();
     assert!(report.contains("1 of 2 rows explained"), "{report}");
 }

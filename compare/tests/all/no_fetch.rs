@@ -6,7 +6,7 @@ use compare::contender::Contender;
 fn every_child_is_told_not_to_fetch_or_hash_the_cache() {
     let binaries = Binaries {
         dir: "/nowhere".into(),
-        workload: compare::workload::WorkloadKind::Checker,
+        workload: compare::workload::WorkloadKind::default(),
         cache_dir: Some("/cache".into()),
         timeout: None,
     };

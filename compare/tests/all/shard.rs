@@ -138,7 +138,10 @@ fn a_shard_is_k_of_n_counting_from_one_and_says_so_when_given_a_zero_based_index
 
 #[test]
 fn every_cell_goes_to_one_shard_and_the_shards_expected_times_differ_by_at_most_one_cell() {
-    for workload in [WorkloadKind::Checker, WorkloadKind::Tsc] {
+    for workload in [
+        WorkloadKind::default(),
+        WorkloadKind::from_name("tsc").unwrap(),
+    ] {
         let settings = compare::studies::reproduce::settings(workload, false, 2, 1);
         let cells = settings.corpora.len() * settings.checkers.len();
         for count in 1..=cells {
@@ -183,7 +186,7 @@ fn every_cell_goes_to_one_shard_and_the_shards_expected_times_differ_by_at_most_
         );
     }
     // Measured here: excalidraw at 8 checkers (1.99 s a run) outweighs trpc (0.21 s).
-    let settings = compare::studies::reproduce::settings(WorkloadKind::Checker, false, 2, 1);
+    let settings = compare::studies::reproduce::settings(WorkloadKind::default(), false, 2, 1);
     let excalidraw = shard::expected_run_s(&settings, "excalidraw", 8);
     assert!(excalidraw > 5.0 * shard::expected_run_s(&settings, "trpc", 8));
     assert_eq!(
@@ -700,7 +703,7 @@ fn covers_the_matrix(shards: &[String]) {
         assert!(!cells.is_empty(), "{stdout}");
         seen.extend(cells);
     }
-    let expected = compare::studies::reproduce::settings(WorkloadKind::Checker, false, 2, 1);
+    let expected = compare::studies::reproduce::settings(WorkloadKind::default(), false, 2, 1);
     let total = expected.corpora.len() * expected.checkers.len();
     let unique: BTreeSet<&String> = seen.iter().collect();
     assert_eq!((seen.len(), unique.len()), (total, total), "{seen:?}");

@@ -1,12 +1,12 @@
 //! A slice contender's run counts only if the slice allocator served it as the contender says.
 use std::sync::atomic::AtomicBool;
 
-use checker::report::SliceReport;
 use compare::benchmark::judge::MAX_SMALL_FALLBACK_SHARE;
 use compare::benchmark::runner::Runner;
 use compare::contender::Contender;
 use compare::export::Outputs;
 use compare::output::progress::Progress;
+use workload::report::SliceReport;
 
 use crate::fake::{Behaviour, FakeLauncher, plan};
 

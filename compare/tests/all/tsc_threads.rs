@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use checker::report::RunReport;
+use workload::report::RunReport;
 
 /// Runs the slice child; `fetch` lets it fetch typescript@6.0.3 into the cache first, which
 /// reads npm's output on threads of their own (an arena each), so measured runs never fetch,

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    tsc::cli::main(checker::AllocatorIdentity {
+    tsc::cli::main(workload::AllocatorIdentity {
         name: "system",
         identity: "glibc".to_string(),
     })

@@ -1,6 +1,6 @@
 //! The engine allocates every object from the global allocator: no pooling of its own.
-use checker::report::SliceReport;
 use tsc::{Engine, THREAD_STACK_BYTES};
+use workload::report::SliceReport;
 
 /// Small requests (1..=512 bytes) the slice allocator served or passed on so far.
 fn small_requests() -> (u64, u64) {

@@ -47,7 +47,12 @@ fn run(corpus: &Corpus, checkers: usize) -> Outcome {
 }
 
 fn lines(outcome: &Outcome) -> Vec<String> {
-    outcome.diagnostics.iter().map(|d| d.to_string()).collect()
+    outcome
+        .checked
+        .diagnostics
+        .iter()
+        .map(|d| d.to_string())
+        .collect()
 }
 
 /// trpc's layout: the client imports the server by its package name.
@@ -83,13 +88,16 @@ fn a_corpus_gets_typescripts_own_diagnostics_with_its_packages_found_by_name() {
     assert_eq!(options["target"], "ES2022");
     assert_eq!(options["moduleResolution"], "Bundler");
     assert_eq!(options["paths"]["@trpc/server/*"][0], "./server/src/*");
-    assert_eq!(outcome.counts.diagnostics_by_code.get("TS2322"), Some(&2));
-    assert!(
-        outcome.counts.symbols > 10_000,
-        "the standard library is bound with the corpus: {} symbols",
-        outcome.counts.symbols
+    assert_eq!(
+        outcome.checked.counts.diagnostics_by_code.get("TS2322"),
+        Some(&2)
     );
-    assert!(outcome.counts.types > 0);
+    assert!(
+        outcome.checked.counts.symbols > 10_000,
+        "the standard library is bound with the corpus: {} symbols",
+        outcome.checked.counts.symbols
+    );
+    assert!(outcome.checked.counts.types > 0);
 }
 
 #[test]
@@ -98,6 +106,7 @@ fn a_package_imported_by_name_is_missing_outside_its_corpus() {
     let outcome = run(&corpus("elsewhere", TRPC_LIKE), 1);
     assert!(
         outcome
+            .checked
             .diagnostics
             .iter()
             .any(|d| d.code == 2307 && d.file == "client/src/use.ts"),
@@ -113,13 +122,19 @@ fn the_digest_is_the_same_at_one_two_three_and_eight_checkers() {
     for checkers in [2, 3, 8] {
         let many = run(&files, checkers);
         assert_eq!(lines(&many), lines(&one), "at {checkers} checkers");
-        assert_eq!(many.digest, one.digest, "at {checkers} checkers");
-        assert_eq!(many.phases.front_threads, 1, "one program, parsed once");
+        assert_eq!(
+            many.checked.digest, one.checked.digest,
+            "at {checkers} checkers"
+        );
+        assert_eq!(
+            many.checked.phases.front_threads, 1,
+            "one program, parsed once"
+        );
         assert!(
-            many.counts.types > one.counts.types,
+            many.checked.counts.types > one.checked.counts.types,
             "every checker builds its own types: {} at {checkers} against {} at 1",
-            many.counts.types,
-            one.counts.types
+            many.checked.counts.types,
+            one.checked.counts.types
         );
     }
 }
@@ -185,6 +200,7 @@ fn comment_directives_apply_alike_under_every_checker() {
     );
     let one = run(&files, 1);
     let found: Vec<(String, u32, u32)> = one
+        .checked
         .diagnostics
         .iter()
         .map(|d| (d.file.clone(), d.line, d.code))

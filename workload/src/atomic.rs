@@ -15,38 +15,51 @@ use std::os::unix::fs::OpenOptionsExt as _;
 use std::os::unix::io::AsRawFd as _;
 use std::path::{Path, PathBuf};
 
-use super::{ExportError, follow_link, parent};
-
 /// Readable like any file the user creates: 0666 less the umask.
 const MODE: u32 = 0o666;
 
 /// Writes `bytes` to `path` whole or not at all; when `path` is a symbolic link, to the file
-/// it points to, so the link stays.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
+/// it points to ([`follow_link`]), so the link stays.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let target = follow_link(path);
-    let error = |error| ExportError::Write {
-        path: target.display().to_string(),
-        error,
-    };
     let partial = leftover_path(&target);
-    remove_if_present(&partial).map_err(error)?;
-    match unnamed_in(parent(&target)) {
-        Ok(Some(mut file)) => {
-            file.write_all(bytes).map_err(error)?;
-            file.sync_all().map_err(error)?;
+    remove_if_present(&partial)?;
+    match unnamed_in(parent(&target))? {
+        Some(mut file) => {
+            file.write_all(bytes)?;
+            file.sync_all()?;
             if let Err(e) = name(&file, &partial) {
                 // No /proc to name the file through: write it under the name instead.
                 drop(file);
-                write_named(&partial, bytes).map_err(|_| error(e))?;
+                write_named(&partial, bytes).map_err(|_| e)?;
             }
         }
-        Ok(None) => write_named(&partial, bytes).map_err(error)?,
-        Err(e) => return Err(error(e)),
+        None => write_named(&partial, bytes)?,
     }
-    std::fs::rename(&partial, &target).map_err(|e| {
+    std::fs::rename(&partial, &target).inspect_err(|_| {
         let _ = std::fs::remove_file(&partial);
-        error(e)
     })
+}
+
+/// The file a symbolic link at `path` points to (followed to the end), or `path` itself.
+/// Files are written to the link's target, so a link stays a link.
+pub fn follow_link(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::read_link(&path) {
+            Ok(target) => path = parent(&path).join(target),
+            Err(_) => break,
+        }
+    }
+    path
+}
+
+/// The folder `path` is in: `.` for a bare file name.
+pub fn parent(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
 }
 
 /// The name a write of `target` gives its file between naming it and renaming it over

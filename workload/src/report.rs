@@ -1,4 +1,4 @@
-//! What one checker run reports. `checker --json` prints a [`RunReport`]; compare reads it
+//! What one run reports. Every workload's `--json` prints a [`RunReport`]; compare reads it
 //! back from each child, so every field here is part of the child protocol.
 use std::collections::BTreeMap;
 
@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 /// Everything one run of the workload reports.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct RunReport {
-    /// The workload that ran: `checker` (this crate) or `tsc` (TypeScript's own checker on
-    /// QuickJS); absent in older reports, which were all `checker`.
+    /// The workload that ran ([`crate::Workload::name`]: `checker`, `tsc`); absent in older
+    /// reports, which were all `checker`.
     #[serde(default = "default_workload")]
     pub workload: String,
     /// Corpus name or directory as given.
@@ -40,11 +40,11 @@ pub struct Counts {
 }
 
 fn default_workload() -> String {
-    CHECKER_WORKLOAD.to_string()
+    FIRST_WORKLOAD.to_string()
 }
 
-/// The name of this crate's workload in a report (`--workload checker`).
-pub const CHECKER_WORKLOAD: &str = "checker";
+/// The workload of every report written before reports named theirs.
+pub const FIRST_WORKLOAD: &str = "checker";
 
 /// Phase times, in seconds of wall time. The `tsc` workload's phases are its engine's:
 /// `load_s` the runtime and typescript.js, `parse_s` `createProgram`, `bind_s`
@@ -140,31 +140,13 @@ pub struct ProcessReport {
 }
 
 impl RunReport {
-    /// The report of one run, with the allocator's and the process's view read now.
-    pub fn new(
-        corpus: &str,
-        checkers: usize,
-        outcome: &crate::Outcome,
-        allocator: &crate::AllocatorIdentity,
-    ) -> Self {
-        Self::of_workload(
-            CHECKER_WORKLOAD,
-            corpus,
-            checkers,
-            (outcome.counts.clone(), outcome.phases.clone()),
-            &outcome.digest,
-            allocator,
-        )
-    }
-
-    /// The report of one run of `workload`, with the allocator's and the process's view read
-    /// now.
-    pub fn of_workload(
+    /// The report of one run of `workload` (its name), with the allocator's and the process's
+    /// view read now.
+    pub fn new<D>(
         workload: &str,
         corpus: &str,
         checkers: usize,
-        (counts, phases): (Counts, Phases),
-        digest: &str,
+        outcome: &crate::Outcome<D>,
         allocator: &crate::AllocatorIdentity,
     ) -> Self {
         let slice = if allocator.name == "slice" {
@@ -183,9 +165,9 @@ impl RunReport {
             workload: workload.to_string(),
             corpus: corpus.to_string(),
             checkers,
-            counts,
-            phases,
-            digest: digest.to_string(),
+            counts: outcome.counts.clone(),
+            phases: outcome.phases.clone(),
+            digest: outcome.digest.clone(),
             allocator: AllocatorReport {
                 name: allocator.name.to_string(),
                 identity,
