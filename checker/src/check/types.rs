@@ -17,5 +17,6 @@ pub(super) mod relations;
 pub(super) mod sigrel;
 pub(super) mod spread;
 pub(super) mod this;
+pub(super) mod union_signatures;
 pub(super) mod variance;
 pub(super) mod widening;
