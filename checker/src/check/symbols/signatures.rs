@@ -104,24 +104,71 @@ impl<'a, 'b> Checker<'a, 'b> {
         file: u32,
         f: &'a Function,
     ) -> Signature {
-        let type_params = self.type_param_types(file, f.type_params.as_deref());
-        let mut params = Vec::with_capacity(f.params.len());
-        let mut min_args = 0;
-        let mut rest = false;
         // A leading `this: T` declares the receiver's type, not an argument.
         let skip = usize::from(matches!(
             f.params.first().map(|p| &p.pat),
             Some(Pat::Ident(b)) if &*b.id.sym == "this"
         ));
-        for (i, p) in f.params.iter().skip(skip).enumerate() {
-            let (name, ty, optional) = self.param_info(file, &p.pat, i);
-            rest |= matches!(p.pat, Pat::Rest(_));
+        let rest = f.params[skip..]
+            .iter()
+            .any(|p| matches!(p.pat, Pat::Rest(_)));
+        self.signature_from_syntax(
+            file,
+            f.type_params.as_deref(),
+            skip,
+            rest,
+            |c| c.function_return(file, f),
+            FunctionLike {
+                params: f.params.iter().map(|q| &q.pat).collect(),
+                annotation: f.return_type.as_deref().map(|r| &*r.type_ann),
+                returned: f
+                    .body
+                    .as_ref()
+                    .and_then(|b| narrow::single_return(&b.stmts)),
+                plain: skip == 0 && !f.is_async && !f.is_generator,
+            },
+        )
+    }
+
+    /// A function's or arrow's signature from its syntax: its type parameters, its
+    /// parameters (`like.params` after the `skip` that declare `this`), then the return type
+    /// `ret` gives, in that order (the order their types are made in), with the type
+    /// predicate `like` declares or implies.
+    pub(in crate::check) fn signature_from_syntax(
+        &mut self,
+        file: u32,
+        type_params: Option<&'a TsTypeParamDecl>,
+        skip: usize,
+        rest: bool,
+        ret: impl FnOnce(&mut Self) -> TypeId,
+        like: FunctionLike<'a>,
+    ) -> Signature {
+        let type_params = self.type_param_types(file, type_params);
+        let mut params = Vec::with_capacity(like.params.len());
+        let mut min_args = 0;
+        for (i, p) in like.params[skip..].iter().enumerate() {
+            let (name, ty, optional) = self.param_info(file, p, i);
             if !optional {
                 min_args = i + 1;
             }
             params.push(Param { name, ty });
         }
-        let ret = match &f.return_type {
+        let ret = ret(self);
+        let sig = Signature {
+            type_params,
+            params,
+            ret,
+            min_args,
+            rest,
+            ..Default::default()
+        };
+        self.with_type_predicate(file, sig, like)
+    }
+
+    /// A function's return type: its annotation, else what its body returns (a
+    /// generator's iterator, an `async` one's promise).
+    fn function_return(&mut self, file: u32, f: &'a Function) -> TypeId {
+        match &f.return_type {
             Some(r) => self.type_from_node(file, &r.type_ann),
             None => {
                 let this = self.this_of_function(file, f.span.lo.0);
@@ -160,28 +207,7 @@ impl<'a, 'b> Checker<'a, 'b> {
                     inferred
                 }
             }
-        };
-        let sig = Signature {
-            type_params,
-            params,
-            ret,
-            min_args,
-            rest,
-            ..Default::default()
-        };
-        self.with_type_predicate(
-            file,
-            sig,
-            FunctionLike {
-                params: f.params.iter().map(|q| &q.pat).collect(),
-                annotation: f.return_type.as_deref().map(|r| &*r.type_ann),
-                returned: f
-                    .body
-                    .as_ref()
-                    .and_then(|b| narrow::single_return(&b.stmts)),
-                plain: skip == 0 && !f.is_async && !f.is_generator,
-            },
-        )
+        }
     }
 
     /// `sig` of a function or arrow with its type predicate: the one its return annotation

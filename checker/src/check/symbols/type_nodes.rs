@@ -348,76 +348,51 @@ impl<'a, 'b> Checker<'a, 'b> {
     ) -> ObjectType {
         let mut obj = ObjectType::default();
         for m in members {
-            match m {
-                TsTypeElement::TsPropertySignature(p) => {
-                    if let Some(name) = syntax::key_name(&p.key) {
-                        let ty = match &p.type_ann {
-                            Some(a) => self.type_from_node(file, &a.type_ann),
-                            None => ids::ANY,
-                        };
-                        obj.insert(
-                            name,
-                            PropT {
-                                ty,
-                                optional: p.optional,
-                            },
-                        );
-                    }
-                }
-                TsTypeElement::TsMethodSignature(p) => {
-                    if let Some(name) = syntax::key_name(&p.key) {
-                        let sig = self.signature_from_parts(
-                            file,
-                            p.type_params.as_deref(),
-                            &p.params,
-                            p.type_ann.as_deref().map(|a| &*a.type_ann),
-                            false,
-                        );
-                        let sig = Signature {
-                            method: true,
-                            ..sig
-                        };
-                        let ty = self.function_type(vec![sig], node_key(file, p.span.lo.0));
-                        obj.insert(
-                            name,
-                            PropT {
-                                ty,
-                                optional: p.optional,
-                            },
-                        );
-                    }
-                }
-                TsTypeElement::TsGetterSignature(p) => {
-                    if let Some(name) = syntax::key_name(&p.key) {
-                        let ty = match &p.type_ann {
-                            Some(a) => self.type_from_node(file, &a.type_ann),
-                            None => ids::ANY,
-                        };
-                        obj.insert(
-                            name,
-                            PropT {
-                                ty,
-                                optional: false,
-                            },
-                        );
-                    }
-                }
-                TsTypeElement::TsSetterSignature(p) => {
-                    if let Some(name) = syntax::key_name(&p.key)
-                        && !obj.props.contains_key(&name)
-                    {
+            // A named member: its name, type and whether it is optional.
+            let prop = match m {
+                TsTypeElement::TsPropertySignature(p) => syntax::key_name(&p.key).map(|name| {
+                    let ty = p
+                        .type_ann
+                        .as_deref()
+                        .map_or(ids::ANY, |a| self.type_from_node(file, &a.type_ann));
+                    (name, ty, p.optional)
+                }),
+                TsTypeElement::TsMethodSignature(p) => syntax::key_name(&p.key).map(|name| {
+                    let sig = self.signature_from_parts(
+                        file,
+                        p.type_params.as_deref(),
+                        &p.params,
+                        p.type_ann.as_deref().map(|a| &*a.type_ann),
+                        false,
+                    );
+                    let sig = Signature {
+                        method: true,
+                        ..sig
+                    };
+                    let ty = self.function_type(vec![sig], node_key(file, p.span.lo.0));
+                    (name, ty, p.optional)
+                }),
+                TsTypeElement::TsGetterSignature(p) => syntax::key_name(&p.key).map(|name| {
+                    let ty = p
+                        .type_ann
+                        .as_deref()
+                        .map_or(ids::ANY, |a| self.type_from_node(file, &a.type_ann));
+                    (name, ty, false)
+                }),
+                TsTypeElement::TsSetterSignature(p) => syntax::key_name(&p.key)
+                    .filter(|name| !obj.props.contains_key(name))
+                    .map(|name| {
                         let ty = fn_param_ann(&p.param)
                             .map_or(ids::ANY, |a| self.type_from_node(file, &a.type_ann));
-                        obj.insert(
-                            name,
-                            PropT {
-                                ty,
-                                optional: false,
-                            },
-                        );
-                    }
+                        (name, ty, false)
+                    }),
+                _ => {
+                    self.add_signature_element(file, m, &mut obj);
+                    None
                 }
-                _ => self.add_signature_element(file, m, &mut obj),
+            };
+            if let Some((name, ty, optional)) = prop {
+                obj.insert(name, PropT { ty, optional });
             }
         }
         obj

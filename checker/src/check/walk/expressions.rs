@@ -12,9 +12,7 @@ use crate::check::{Checker, EXPRESSION_NODE, MAX_DEPTH, NodeLinks, node_key};
 use crate::diag::Code;
 use crate::syntax;
 use crate::syntax::expr_lo;
-use crate::types::{
-    LITERAL_MEMBER, ObjectType, Param, PropSymbol, Signature, SymbolType, TypeId, TypeKind, ids,
-};
+use crate::types::{LITERAL_MEMBER, ObjectType, PropSymbol, SymbolType, TypeId, TypeKind, ids};
 
 impl<'a, 'b> Checker<'a, 'b> {
     /// Infers the type of an expression, reporting what is wrong in it (in the main walk).
@@ -637,49 +635,35 @@ impl<'a, 'b> Checker<'a, 'b> {
                 Some(t)
             }
         };
-        let type_params = self.type_param_types(file, a.type_params.as_deref());
-        let mut params = Vec::with_capacity(a.params.len());
-        let mut min_args = 0;
-        for (i, p) in a.params.iter().enumerate() {
-            let (name, ty, optional) = self.param_info(file, p, i);
-            if !optional {
-                min_args = i + 1;
-            }
-            params.push(Param { name, ty });
-        }
-        let ret = match (declared, body_type) {
-            (Some(d), _) => d,
-            (None, Some(t)) => {
-                let ctx_ret = ctx_sig.as_ref().map(|s| s.ret);
-                let t = self.normalize_literal_union(t);
-                let t = self.regular_type(t);
-                self.widen_unless_literal_context(t, ctx_ret)
-            }
-            (None, None) => match &*a.body {
-                ArrowFunctionBody::FunctionBody(b) => {
-                    self.infer_return(file, a.span.lo.0, Some(&b.stmts), None)
-                }
-                ArrowFunctionBody::Expr(_) => ids::ANY,
-            },
-        };
-        let ret = if a.is_async {
-            let awaited = self.awaited(ret);
-            self.promise_of(awaited)
-        } else {
-            ret
-        };
         let rest = a.params.last().is_some_and(|p| matches!(p, Pat::Rest(_)));
-        let sig = Signature {
-            type_params,
-            params,
-            ret,
-            min_args,
-            rest,
-            ..Default::default()
-        };
-        let sig = self.with_type_predicate(
+        let sig = self.signature_from_syntax(
             file,
-            sig,
+            a.type_params.as_deref(),
+            0,
+            rest,
+            |c| {
+                let ret = match (declared, body_type) {
+                    (Some(d), _) => d,
+                    (None, Some(t)) => {
+                        let ctx_ret = ctx_sig.as_ref().map(|s| s.ret);
+                        let t = c.normalize_literal_union(t);
+                        let t = c.regular_type(t);
+                        c.widen_unless_literal_context(t, ctx_ret)
+                    }
+                    (None, None) => match &*a.body {
+                        ArrowFunctionBody::FunctionBody(b) => {
+                            c.infer_return(file, a.span.lo.0, Some(&b.stmts), None)
+                        }
+                        ArrowFunctionBody::Expr(_) => ids::ANY,
+                    },
+                };
+                if a.is_async {
+                    let awaited = c.awaited(ret);
+                    c.promise_of(awaited)
+                } else {
+                    ret
+                }
+            },
             FunctionLike {
                 params: a.params.iter().collect(),
                 annotation: a.return_type.as_deref().map(|r| &*r.type_ann),
