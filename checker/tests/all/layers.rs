@@ -63,16 +63,12 @@ fn widened_items(text: &str) -> Vec<(String, usize)> {
                 None => continue,
             },
         };
+        const KEYWORDS: [&str; 10] = [
+            "fn", "struct", "enum", "const", "type", "static", "mod", "use", "trait", "unsafe",
+        ];
         let name = rest
             .split_whitespace()
-            .skip_while(|w| {
-                [
-                    "fn", "struct", "enum", "const", "type", "static", "mod", "use", "trait",
-                ]
-                .contains(w)
-                    || *w == "unsafe"
-            })
-            .next()
+            .find(|w| !KEYWORDS.contains(w))
             .unwrap_or(rest);
         let name: String = name
             .chars()
