@@ -9,8 +9,8 @@
 //!
 //! This module holds the checker's state, its symbol and node links, construction, counts
 //! and reports; each concern is one `impl Checker` block in a file of a layer folder of
-//! `check/`: [`walk`] (the main walk: statements, declarations, expressions, calls),
-//! [`flow`], [`symbols`] and [`types`] (members, properties, instantiation, relations, ...),
+//! `check/`: `walk/` (the main walk: statements, declarations, expressions, calls),
+//! `flow/`, `symbols/` and `types/` (members, properties, instantiation, relations, ...),
 //! as checker/README.md lists them. Nothing below the walk calls it but through
 //! [`Checker::check_expr`]: the walk's other items are private to it.
 mod flow;
