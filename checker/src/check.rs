@@ -8,42 +8,15 @@
 //! checker checked before**.
 //!
 //! This module holds the checker's state, its symbol and node links, construction, counts
-//! and reports; each concern is one `impl Checker` block in a file of `check/` (the main
-//! walk in `statements`, `declarations`, `expressions`, `calls`; type operations in
-//! `members`, `properties`, `instantiation`, `relations`, ...), listed in ARCHITECTURE.md.
-mod annotations;
-mod calls;
-mod conditional;
-mod constraints;
-mod declarations;
-mod defaults;
-mod elaboration;
-mod excess;
-mod expressions;
-mod guards;
-mod inference;
-mod instantiation;
-mod limits;
-mod mapped;
-mod members;
-mod narrow;
-mod outer;
-mod predicates;
-mod printing;
-mod properties;
-mod relations;
-mod resolution;
-mod scope;
-mod signatures;
-mod sigrel;
-mod spread;
-mod statements;
+//! and reports; each concern is one `impl Checker` block in a file of a layer folder of
+//! `check/`: `walk/` (the main walk: statements, declarations, expressions, calls),
+//! `flow/`, `symbols/` and `types/` (members, properties, instantiation, relations, ...),
+//! as checker/README.md lists them. Nothing below the walk calls it but through
+//! [`Checker::check_expr`]: the walk's other items are private to it.
+mod flow;
 mod symbols;
-mod this;
-mod type_nodes;
-mod values;
-mod variance;
-mod widening;
+mod types;
+mod walk;
 
 use std::rc::Rc;
 
@@ -55,7 +28,10 @@ use crate::bind::{DeclRef as BDecl, Scope, SymbolId, flags};
 use crate::diag::{Code, Diagnostic};
 use crate::parse::ParsedFile;
 use crate::types::{ObjectType, Signature, TypeId, TypeTable};
-use resolution::{NO_LEAN, Pending, Resolution};
+use flow::narrow;
+use symbols::defaults;
+use symbols::resolution::{NO_LEAN, Pending, Resolution};
+use types::{limits, outer, this, variance};
 
 /// Deepest expression, statement or type nesting the checker walks.
 pub const MAX_DEPTH: u32 = 3_000;
@@ -167,7 +143,7 @@ pub struct Checker<'a, 'b> {
     lean: usize,
     /// Results computed while leaning on a placeholder, with the index they leaned on.
     provisional: FxHashMap<Resolution, (TypeId, usize)>,
-    /// Type parameters' defaults, resolved and being resolved (`check/defaults.rs`).
+    /// Type parameters' defaults, resolved and being resolved (`check/symbols/defaults.rs`).
     defaults: defaults::Defaults,
     /// Aliases being resolved, with the `deferred` count when each started.
     alias_stack: Vec<(SymbolId, u32)>,
@@ -182,9 +158,9 @@ pub struct Checker<'a, 'b> {
     inst_depth: u32,
     /// Set when an instantiation hit a limit or a conditional type was resolved by a
     /// relation that leaned on an assumption: such results are not cached (but by the
-    /// declaration caches, with the limits met, see `check/scope.rs`), so caches never
+    /// declaration caches, with the limits met, see `check/symbols/scope.rs`), so caches never
     /// depend on the order in which types were asked for. Like [`Self::lean`] and
-    /// [`Self::assumed`], cleared and handed on by `check/scope.rs`'s `CacheScope`.
+    /// [`Self::assumed`], cleared and handed on by `check/symbols/scope.rs`'s `CacheScope`.
     inst_taint: bool,
     /// Inside a const context (the operand of `as const`, and the literals, parentheses
     /// and conditionals nested in it): literals keep their types, arrays are tuples.
@@ -197,14 +173,14 @@ pub struct Checker<'a, 'b> {
     /// The `infer` parameters of the extends clause being printed (written `infer X`).
     printing_infer: Vec<TypeId>,
     relating: FxHashSet<(TypeId, TypeId)>,
-    /// Set when a relation in progress was assumed related (see `check/relations.rs`).
+    /// Set when a relation in progress was assumed related (see `check/types/relations.rs`).
     assumed: bool,
     this_types: Vec<TypeId>,
     returns: Vec<Option<TypeId>>,
     /// The depths of `returns` whose function is `async` (its `return`s are awaited).
     async_returns: Vec<usize>,
     diagnostics: Vec<Diagnostic>,
-    /// Flow narrowing's caches and per-walk state (`check/narrow.rs`).
+    /// Flow narrowing's caches and per-walk state (`check/flow/narrow.rs`).
     narrowing: narrow::FlowCaches,
     /// Verdicts of type argument constraint checks, by [`ConstraintKey`]: the first argument
     /// that does not satisfy its constraint, with the instantiated constraint.
@@ -212,12 +188,12 @@ pub struct Checker<'a, 'b> {
     /// How many conditional types the type node walk is inside (where TypeScript narrows
     /// the checked type in the true branch, which this checker does not model).
     in_conditional: u32,
-    /// Measured variances of generic types (`check/variance.rs`).
+    /// Measured variances of generic types (`check/types/variance.rs`).
     variance: variance::Variances,
     /// Generic signatures being related after instantiation in a target's context
-    /// (`check/sigrel.rs`), nested in one another.
+    /// (`check/types/sigrel.rs`), nested in one another.
     sig_contexts: u32,
-    /// TypeScript's limits on instantiation and relation work (`check/limits.rs`).
+    /// TypeScript's limits on instantiation and relation work (`check/types/limits.rs`).
     limits: limits::Limits,
 }
 

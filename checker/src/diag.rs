@@ -48,7 +48,7 @@ pub enum Code {
     /// `No overload matches this call.`
     NoOverload = 2769,
     /// `Type instantiation is excessively deep and possibly infinite.` (an instantiation
-    /// limit, see `check/limits.rs`)
+    /// limit, see `check/types/limits.rs`)
     ExcessivelyDeep = 2589,
     /// `Excessive complexity comparing types 'X' and 'Y'.`
     ExcessiveComplexity = 2859,

@@ -420,7 +420,7 @@ pub struct TypeTable {
 
 /// Ids of the intrinsic types, created first in every table.
 pub mod ids {
-    use super::TypeId;
+    use super::{TypeId, TypeKind};
     pub const ANY: TypeId = 0;
     pub const UNKNOWN: TypeId = 1;
     pub const NEVER: TypeId = 2;
@@ -437,4 +437,27 @@ pub mod ids {
     pub const FALSE: TypeId = 13;
     /// Stands in for a type that could not be resolved; behaves as `any`.
     pub const ERROR: TypeId = 14;
+
+    /// The kind of the intrinsic type `id` (`ERROR`'s is `any`'s): every table creates ids
+    /// `ANY` to `ERROR` first, in order.
+    pub(crate) fn kind(id: TypeId) -> TypeKind {
+        use TypeKind::*;
+        match id {
+            ANY | ERROR => Any,
+            UNKNOWN => Unknown,
+            NEVER => Never,
+            VOID => Void,
+            UNDEFINED => Undefined,
+            NULL => Null,
+            STRING => String,
+            NUMBER => Number,
+            BOOLEAN => Boolean,
+            BIGINT => BigInt,
+            SYMBOL => EsSymbol,
+            OBJECT => NonPrimitive,
+            TRUE => BoolLit(true),
+            FALSE => BoolLit(false),
+            _ => panic!("type {id} is not intrinsic"),
+        }
+    }
 }

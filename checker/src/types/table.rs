@@ -8,7 +8,7 @@ use swc_atoms::Atom;
 
 use super::{
     ConditionalType, MappedType, ObjectType, SymbolType, Type, TypeId, TypeKind, TypeTable,
-    UNRESOLVED, tflags,
+    UNRESOLVED, ids, tflags,
 };
 use crate::bind::SymbolId;
 
@@ -46,33 +46,15 @@ impl TypeTable {
             lazy_aliases: FxHashMap::default(),
             deferred: FxHashMap::default(),
         };
-        use TypeKind::*;
-        for (i, k) in [
-            Any,
-            Unknown,
-            Never,
-            Void,
-            Undefined,
-            Null,
-            String,
-            Number,
-            Boolean,
-            BigInt,
-            EsSymbol,
-            NonPrimitive,
-            BoolLit(true),
-            BoolLit(false),
-            Any,
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let flags = if matches!(k, BoolLit(_)) {
+        for id in ids::ANY..=ids::ERROR {
+            let kind = ids::kind(id);
+            let flags = if matches!(kind, TypeKind::BoolLit(_)) {
                 tflags::LITERAL
             } else {
                 0
             };
-            t.push(k, flags, stable_of(0, &[i as u64]));
+            let pushed = t.push(kind, flags, stable_of(0, &[u64::from(id)]));
+            debug_assert_eq!(pushed, id);
         }
         t
     }

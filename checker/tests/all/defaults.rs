@@ -1,4 +1,4 @@
-//! Type parameters' defaults (`check/defaults.rs`): each resolved once per checker, the
+//! Type parameters' defaults (`check/symbols/defaults.rs`): each resolved once per checker, the
 //! same whoever asks first.
 use std::sync::mpsc;
 use std::time::Duration;
@@ -81,7 +81,7 @@ fn a_default_that_leads_back_to_its_asker_is_circular_whichever_is_resolved_firs
 /// two type literals as arguments of its outer type parameters, each two more, and so on.
 /// Instantiating them again at every mention took time exponential in the length (20
 /// levels 1.7 s, 22 levels 4.6 s, before issue 42); each type and mapper is now
-/// instantiated once (`check/outer.rs`).
+/// instantiated once (`check/types/outer.rs`).
 #[test]
 fn a_chain_of_aliases_defaulting_two_parameters_to_the_next_instantiates_each_once() {
     let n = 40;

@@ -1,4 +1,4 @@
-//! TypeScript's limits (`check/limits.rs`): programs that recurse without end through
+//! TypeScript's limits (`check/types/limits.rs`): programs that recurse without end through
 //! each kind of generic type finish, in a bounded number of types, with the diagnostic
 //! TypeScript reports for them, the same at every checker count.
 use checker::Options;

@@ -15,6 +15,7 @@ mod fresh_literals;
 mod generic_signatures;
 mod inferred_predicates;
 mod intersections;
+mod layers;
 mod limits;
 mod outer_type_params;
 mod relation_cache;

@@ -1,5 +1,5 @@
 //! The relation cache keeps no answer that cut short a comparison a relation in progress
-//! would have found deeply nested (`check/limits.rs`): what a checker decides about two
+//! would have found deeply nested (`check/types/limits.rs`): what a checker decides about two
 //! types does not depend on which files it checked first.
 use checker::Options;
 use corpora::{Corpus, Provenance, SourceFile};
