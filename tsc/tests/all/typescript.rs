@@ -171,7 +171,7 @@ fn under_handback_blocks_freed_on_another_checkers_thread_go_back_to_their_maker
         },
     )
     .unwrap();
-    assert_eq!(handback.digest, engine.digest);
+    assert_eq!(handback.checked.digest, engine.checked.digest);
     assert_eq!(lines(&handback).len(), 48, "{:?}", lines(&handback));
     let c = &handback.collections;
     assert!(c.handed_back > 0, "{c:?}");
