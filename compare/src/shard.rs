@@ -37,22 +37,24 @@ const CHECKER_RUN_S: Figures = &[
     ("typescript", 8, 1.206),
 ];
 
-/// Median wall seconds of one `slice-nohuge` run of the tsc workload (one program, N checkers
-/// taking turns) on this project's 2-core machine. At 1 checker: docs/RESULTS-tsc.md (4 rounds);
-/// at 8: trpc and typeorm from docs/tsc-one-program-*.json, typescript from
-/// docs/tsc-reproduce/shard-2-of-4.json; excalidraw at 8 from one run on a machine loaded 3.4x
-/// (1,196 s; excalidraw at 1 took 3.4x its quiet time beside it), so an estimate; playwright
-/// from its sources (issue 39) from one run of 353 s at 1 checker on a machine loaded about 3x,
-/// and twice that at 8, estimates too.
+/// Seconds of one `slice-nohuge` run of the tsc workload (one program, N checkers taking
+/// turns, `--collect handback`) on this project's 2-core machine. At 1 checker: docs/RESULTS-tsc.md
+/// (4 rounds, median wall); at 8, trpc and typeorm: the CPU time of runs under `handback`
+/// (tsc/README.md; the machine was loaded, and a serialized run's wall on a quiet machine is its
+/// CPU time); playwright from its sources (issue 39): the median CPU time of
+/// docs/tsc-reproduce/playwright.json and playwright-8.json; excalidraw at 8 an estimate (one
+/// run under `handover` on a loaded machine, 1,196 s, scaled to a quiet machine and halved as
+/// `handback` halved trpc's and typeorm's); typescript at 8 under `handover`
+/// (docs/tsc-reproduce/shard-2-of-4.json), not yet measured under `handback`.
 const TSC_RUN_S: Figures = &[
     ("trpc", 1, 16.8),
-    ("trpc", 8, 34.5),
+    ("trpc", 8, 20.5),
     ("excalidraw", 1, 87.8),
-    ("excalidraw", 8, 350.0),
+    ("excalidraw", 8, 175.0),
     ("typeorm", 1, 64.7),
-    ("typeorm", 8, 128.0),
-    ("playwright", 1, 120.0),
-    ("playwright", 8, 240.0),
+    ("typeorm", 8, 72.0),
+    ("playwright", 1, 143.0),
+    ("playwright", 8, 175.0),
     ("typescript", 1, 36.2),
     ("typescript", 8, 47.5),
 ];
