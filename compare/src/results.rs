@@ -234,6 +234,10 @@ pub struct Run {
     /// What the child said about the size of its work.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workload: Option<Workload>,
+    /// What shaped the heap besides the corpus and the checker count, as the child reported it
+    /// (tsc: `collect`); absent for the checker and in older files.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub workload_settings: BTreeMap<String, String>,
     /// What else happened while it ran; absent in files from before they were recorded.
     #[serde(flatten)]
     pub covariates: Covariates,

@@ -86,7 +86,11 @@ fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
         )
     })?;
     let checked = &outcome.checked;
-    let report = RunReport::new(WORKLOAD.name, &run.corpus, checkers, checked, &allocator);
+    let mut report = RunReport::new(WORKLOAD.name, &run.corpus, checkers, checked, &allocator);
+    report.settings.insert(
+        "collect".to_string(),
+        outcome.collections.schedule.to_string(),
+    );
     run.print(&checked.diagnostics, &report)?;
     if !run.json {
         println!(

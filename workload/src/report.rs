@@ -20,6 +20,11 @@ pub struct RunReport {
     /// Hex SHA-256 over the sorted diagnostics and per-file results; the same for every
     /// allocator and every checker count.
     pub digest: String,
+    /// What shaped the heap besides the corpus and the checker count, by the workload's names
+    /// for it (tsc: `collect`, its collection setting); none for the checker, and absent in
+    /// older reports.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub settings: BTreeMap<String, String>,
     pub allocator: AllocatorReport,
     pub process: ProcessReport,
 }
@@ -168,6 +173,7 @@ impl RunReport {
             counts: outcome.counts.clone(),
             phases: outcome.phases.clone(),
             digest: outcome.digest.clone(),
+            settings: BTreeMap::new(),
             allocator: AllocatorReport {
                 name: allocator.name.to_string(),
                 identity,

@@ -32,6 +32,7 @@ pub fn measured_run(round: usize, measured: &Measurement) -> Run {
         },
         allocator: None,
         workload: None,
+        workload_settings: Default::default(),
         covariates: Covariates {
             started_unix_s: measured.started_unix_s,
             involuntary_switches: measured.rusage.involuntary_switches,
@@ -137,6 +138,7 @@ pub fn judge(
         relations: counts.relations,
         diagnostics: counts.diagnostics,
     });
+    run.workload_settings = report.settings;
     run
 }
 

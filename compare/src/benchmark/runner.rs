@@ -244,6 +244,7 @@ fn failed_to_start(round: usize, error: &std::io::Error) -> Run {
         figures: Default::default(),
         allocator: None,
         workload: None,
+        workload_settings: Default::default(),
         covariates: Default::default(),
         kernel: None,
         memory: None,

@@ -214,6 +214,7 @@ mod tests {
             },
             allocator: None,
             workload: None,
+            workload_settings: Default::default(),
             covariates: Default::default(),
             kernel: None,
             memory: None,

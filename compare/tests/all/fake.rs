@@ -77,6 +77,7 @@ pub fn report(contender: Contender, corpus: &str, checkers: usize, digest: &str)
         counts: Counts::default(),
         phases: Phases::default(),
         digest: digest.to_string(),
+        settings: Default::default(),
         allocator: AllocatorReport {
             name: contender.allocator_name().to_string(),
             identity: "fake 1.0".to_string(),
@@ -261,6 +262,7 @@ pub fn run(round: usize, wall_s: f64, rss_kib: u64, minor_faults: u64) -> Run {
         },
         allocator: None,
         workload: None,
+        workload_settings: Default::default(),
         covariates: Default::default(),
         kernel: None,
         memory: None,

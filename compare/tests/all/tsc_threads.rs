@@ -63,6 +63,11 @@ fn a_tsc_run_takes_one_arena_at_one_checker_and_one_per_checker_at_three() {
     );
     assert_eq!(three.digest, one.digest);
     assert_eq!(
+        three.settings.get("collect").map(String::as_str),
+        Some("handback"),
+        "the collection setting is reported"
+    );
+    assert_eq!(
         one.counts.diagnostics, 1,
         "b.ts assigns a number to a string"
     );

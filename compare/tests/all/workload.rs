@@ -123,3 +123,34 @@ fn a_child_that_ran_another_workload_fails_its_run_and_the_plan_keeps_its_worklo
         "{stderr}"
     );
 }
+
+#[test]
+fn what_a_child_says_shaped_its_heap_is_kept_with_its_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut report = crate::fake::report(Contender::Mimalloc, "synthetic", 1, "d1");
+    report
+        .settings
+        .insert("collect".to_string(), "handback".to_string());
+    let json = serde_json::to_string(&report).unwrap();
+    let children = crate::fake::mimalloc_children(&format!("cat <<'END'\n{json}\nEND"));
+    let path = dir.path().join("results.json");
+    let out = compare(
+        dir.path(),
+        children.path(),
+        &["--json", path.to_str().unwrap()],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results = Results::load(&path).unwrap();
+    let run = &results.results[0].runs[0];
+    assert_eq!(run.status, RunStatus::Ok);
+    assert_eq!(
+        run.workload_settings.get("collect").map(String::as_str),
+        Some("handback")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\"workload_settings\""), "{text}");
+}
