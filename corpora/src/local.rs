@@ -19,6 +19,24 @@ use crate::{Error, SourceFile, paths};
 /// The largest source file a local corpus takes, in bytes (16 MiB; typescript.js is 9 MiB).
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
+/// The bytes of the file `entry` names, refused without reading it when over
+/// [`MAX_FILE_BYTES`]: the one rule every directory walk of a corpus applies.
+pub(crate) fn read_bounded(entry: &walkdir::DirEntry) -> Result<Vec<u8>, Error> {
+    let path = entry.path();
+    let size = entry.metadata().map_err(|e| Error::Io {
+        path: path.to_path_buf(),
+        source: e.into(),
+    })?;
+    if size.len() > MAX_FILE_BYTES {
+        return Err(Error::TooLarge {
+            path: path.to_path_buf(),
+            size: size.len(),
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    fs::read(path).map_err(Error::io(path))
+}
+
 /// The source files under `dir`, sorted by path.
 pub fn read_dir(dir: &Path) -> Result<Vec<SourceFile>, Error> {
     let meta = match fs::metadata(dir) {
@@ -62,19 +80,7 @@ pub fn read_dir(dir: &Path) -> Result<Vec<SourceFile>, Error> {
         if paths::source_extension(&rel).is_none() {
             continue;
         }
-        let path = entry.path();
-        let size = entry.metadata().map_err(|e| Error::Io {
-            path: path.to_path_buf(),
-            source: e.into(),
-        })?;
-        if size.len() > MAX_FILE_BYTES {
-            return Err(Error::TooLarge {
-                path: path.to_path_buf(),
-                size: size.len(),
-                limit: MAX_FILE_BYTES,
-            });
-        }
-        let bytes = fs::read(path).map_err(Error::io(path))?;
+        let bytes = read_bounded(&entry)?;
         files.push(SourceFile { path: rel, bytes });
     }
     if files.is_empty() {

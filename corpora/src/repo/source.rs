@@ -109,19 +109,7 @@ pub(crate) fn from_dir(dir: &Path, selection: &Selection) -> Result<Files, Error
             if !selection.wants(&rel) {
                 continue;
             }
-            let path = entry.path();
-            let size = entry.metadata().map_err(|e| Error::Io {
-                path: path.to_path_buf(),
-                source: e.into(),
-            })?;
-            if size.len() > MAX_FILE_BYTES {
-                return Err(Error::TooLarge {
-                    path: path.to_path_buf(),
-                    size: size.len(),
-                    limit: MAX_FILE_BYTES,
-                });
-            }
-            out.insert(rel, std::fs::read(path).map_err(Error::io(path))?);
+            out.insert(rel, crate::local::read_bounded(&entry)?);
         }
     }
     Ok(out)
