@@ -5,6 +5,16 @@
 // One program, N checkers, as TypeScript's native port runs them:
 //   checkbench.program(input)     parses every file and resolves modules (ts.createProgram);
 //   checkbench.bind()             binds every file once (ts.bindSourceFile);
+// or, the program's files parsed and bound by several threads, file j by the one whose turn
+// it is:
+//   checkbench.load(input)        takes the input; returns how many files there are to parse
+//                                 (the root files, then the standard library's);
+//   checkbench.parse(j)           parses file j ahead of the program (ts.createSourceFile,
+//                                 with the options the program would give it);
+//   checkbench.program()          resolves modules (ts.createProgram), taking the files
+//                                 parsed ahead and parsing any other;
+//   checkbench.bindFile(j)        binds file j if the program holds it;
+//   checkbench.bind()             binds the rest;
 //   checkbench.checker(k)         makes checker k over that program (ts.createTypeChecker), on
 //                                 the thread that will run it, so that its tables are its own;
 //   checkbench.checkFile(k, i)    checks root file i with checker k and keeps its diagnostics;
@@ -45,7 +55,7 @@ var checkbench = (function () {
     return options;
   }
 
-  function makeHost(files, libs) {
+  function makeHost(files, libs, parsed) {
     var directories = new Set();
     function addDirectories(path) {
       for (var i = path.lastIndexOf("/"); i > 0; i = path.lastIndexOf("/", i - 1)) {
@@ -68,6 +78,12 @@ var checkbench = (function () {
       getSourceFile: function (fileName, languageVersion) {
         var source = text(fileName);
         if (source === undefined) return undefined;
+        // A file parsed ahead is taken if it was parsed as the program asks now.
+        var ahead = parsed && parsed.get(fileName);
+        if (ahead && sameParse(ahead, languageVersion)) {
+          parsed.taken++;
+          return ahead;
+        }
         return ts.createSourceFile(fileName, source, languageVersion, false);
       },
       getDefaultLibFileName: function (opts) {
@@ -108,14 +124,63 @@ var checkbench = (function () {
     };
   }
 
+  // What a parse depends on: the target and the module format (the rest of what the program
+  // passes, setExternalModuleIndicator, is a function of the options alone).
+  function sameParse(file, languageVersion) {
+    var asked = typeof languageVersion === "object" ? languageVersion : { languageVersion: languageVersion };
+    return file.languageVersion === asked.languageVersion && file.impliedNodeFormat === asked.impliedNodeFormat;
+  }
+
   // input: { files: {corpus path: text}, libs: {file name: text}, roots: [[module, path]],
   //          rootFiles: [corpus path, ...] }
   function program(input) {
-    state = makeProgram(input);
+    if (input !== undefined) load(input);
+    state.program = ts.createProgram({ rootNames: state.rootNames, options: state.compilerOptions, host: state.host });
     return state.program.getSourceFiles().length;
   }
 
+  function load(input) {
+    state = makeState(input);
+    return state.ahead.length;
+  }
+
+  // File j of the root files and then the standard library's, parsed as the program will ask
+  // for it (the options of its getCreateSourceFileOptions).
+  function parse(j) {
+    var name = state.ahead[j];
+    var options = state.compilerOptions;
+    var format = ts.getImpliedNodeFormatForFile(name, undefined, state.host, options);
+    var file = ts.createSourceFile(
+      name,
+      state.host.readFile(name),
+      {
+        languageVersion: ts.getEmitScriptTarget(options),
+        impliedNodeFormat: format,
+        setExternalModuleIndicator: ts.getSetExternalModuleIndicator(options),
+      },
+      false
+    );
+    state.parsed.set(name, file);
+  }
+
+  // How many of the files parsed ahead the program took (the others it parsed again).
+  function parsedAhead() {
+    return state.parsed.taken;
+  }
+
+  function bindFile(j) {
+    var file = state.program.getSourceFile(state.ahead[j]);
+    if (file === undefined) return 0;
+    ts.bindSourceFile(file, state.program.getCompilerOptions());
+    return file.symbolCount;
+  }
+
   function makeProgram(input) {
+    var s = makeState(input);
+    return ts.createProgram({ rootNames: s.rootNames, options: s.compilerOptions, host: s.host });
+  }
+
+  function makeState(input) {
     var files = {};
     Object.keys(input.files).forEach(function (path) {
       files[ROOT + path] = input.files[path];
@@ -125,13 +190,19 @@ var checkbench = (function () {
       libs[LIB_DIR + name] = input.libs[name];
     });
     var options = compilerOptions(input.roots);
-    var host = makeHost(files, libs);
+    var parsed = new Map();
+    parsed.taken = 0;
+    var host = makeHost(files, libs, parsed);
     var rootNames = input.rootFiles.map(function (path) {
       return ROOT + path;
     });
     return {
       options: describeOptions(options),
-      program: ts.createProgram({ rootNames: rootNames, options: options, host: host }),
+      compilerOptions: options,
+      host: host,
+      parsed: parsed,
+      ahead: rootNames.concat(Object.keys(libs)),
+      program: null,
       rootNames: rootNames,
       checkers: [],
     };
@@ -140,7 +211,7 @@ var checkbench = (function () {
   // TypeScript's own answer, for the reference run: a program of its own, checked by the
   // program's own checker, every root file's pre-emit diagnostics as records.
   function plain(input) {
-    var own = makeProgram(input).program;
+    var own = makeProgram(input);
     var list = own.getOptionsDiagnostics();
     own.getRootFileNames().forEach(function (name) {
       var file = own.getSourceFile(name);
@@ -152,9 +223,12 @@ var checkbench = (function () {
 
   // Binding is the program's, done once: every checker made afterwards finds each file bound
   // (the binder skips a file that has its locals) and merges the globals into its own tables.
+  // Returns the symbols of the files it bound, so that bindFile's and bind's add up to the
+  // program's.
   function bind() {
     var symbols = 0;
     state.program.getSourceFiles().forEach(function (file) {
+      if (file.locals !== undefined) return;
       ts.bindSourceFile(file, state.program.getCompilerOptions());
       symbols += file.symbolCount;
     });
@@ -303,6 +377,17 @@ var checkbench = (function () {
     return named;
   }
 
-  return { program: program, bind: bind, checker: checker, checkFile: checkFile, report: report, plain: plain };
+  return {
+    load: load,
+    parse: parse,
+    parsedAhead: parsedAhead,
+    program: program,
+    bindFile: bindFile,
+    bind: bind,
+    checker: checker,
+    checkFile: checkFile,
+    report: report,
+    plain: plain,
+  };
 })();
 if (typeof module !== "undefined" && module.exports) module.exports = checkbench;

@@ -11,7 +11,7 @@ use workload::atomic::write_atomically;
 use workload::cli::{RunArgs, exit_code};
 use workload::{AllocatorIdentity, RunReport};
 
-use crate::{Collect, Input, Options, TypeScript, WORKLOAD};
+use crate::{Collect, Input, Options, Parse, TypeScript, WORKLOAD};
 
 /// Runs TypeScript's own checker (typescript.js on QuickJS) on a corpus.
 #[derive(Debug, Parser)]
@@ -31,6 +31,13 @@ struct Args {
     /// 1/N of the live heap).
     #[arg(long, value_name = "SCHEDULE", default_value_t = Collect::default())]
     collect: Collect,
+    /// Which threads parse and bind the program's files: `first` (the default: checker 0's
+    /// thread builds the whole program before any other checker runs, as TypeScript's
+    /// `createProgram` does) or `spread` (file j of the root files and then the standard
+    /// library's is parsed and later bound on checker j mod N's thread, one file a turn, with
+    /// modules resolved on checker 0's between: the program spread over the checkers' arenas).
+    #[arg(long, value_name = "WHERE", default_value_t = Parse::default())]
+    parse: Parse,
     /// Write the compiler host's input (every file, the library, the module roots) to
     /// FILE as JSON and exit, for `scripts/node-check.js`.
     #[arg(long, value_name = "FILE")]
@@ -77,6 +84,7 @@ fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
         &Options {
             checkers,
             collect: args.collect,
+            parse: args.parse,
         },
     )
     .with_context(|| {
@@ -91,6 +99,9 @@ fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
         "collect".to_string(),
         outcome.collections.schedule.to_string(),
     );
+    report
+        .settings
+        .insert("parse".to_string(), outcome.parse.to_string());
     run.print(&checked.diagnostics, &report)?;
     if !run.json {
         println!(
@@ -111,6 +122,13 @@ fn run(args: &Args, allocator: AllocatorIdentity) -> Result<()> {
         line += &format!(
             "; {} blocks handed back to their makers, {} freed by them",
             c.handed_back, c.taken_back
+        );
+    }
+    if outcome.parse == Parse::Spread {
+        line += &format!(
+            "\nparse       spread: {} files parsed ahead over {checkers} checkers' threads, {} \
+             taken by the program",
+            outcome.parsed_ahead, outcome.taken_ahead
         );
     }
     if run.json {

@@ -3,6 +3,7 @@ pub mod cli;
 mod collect;
 mod engine;
 mod input;
+mod plan;
 
 use corpora::{Corpus, SourceFile};
 use serde::{Deserialize, Serialize};
@@ -11,6 +12,7 @@ use workload::{Counts, Heap, InputError, Phases};
 pub use collect::{Collect, DEFAULT_DIVISOR};
 pub use engine::{Engine, HOST_JS, MAX_STACK_BYTES, THREAD_STACK_BYTES};
 pub use input::Input;
+pub use plan::Parse;
 
 /// TypeScript's checker as compare lists it (`--workload tsc`).
 pub const WORKLOAD: workload::Workload = workload::Workload {
@@ -75,6 +77,8 @@ pub struct Options {
     pub checkers: usize,
     /// When the engine collects garbage cycles.
     pub collect: Collect,
+    /// Which threads parse and bind the program's files.
+    pub parse: Parse,
 }
 
 /// How the engine's collections went (not part of the report's digest).
@@ -153,6 +157,11 @@ pub struct Outcome {
     pub compiler_options: serde_json::Value,
     /// The collection schedule and what it did.
     pub collections: Collections,
+    /// Where the program's files were parsed, how many were parsed ahead of the program
+    /// (`--parse spread`) and how many of those the program took.
+    pub parse: Parse,
+    pub parsed_ahead: u64,
+    pub taken_ahead: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -194,6 +203,7 @@ pub fn run(corpus: &Corpus, typescript: &TypeScript, opts: &Options) -> Result<O
             input.root_files.len(),
             opts.checkers,
             opts.collect,
+            opts.parse,
         )?;
         for (index, report) in run.reports.iter().enumerate() {
             if report.version != typescript.version {
@@ -204,7 +214,7 @@ pub fn run(corpus: &Corpus, typescript: &TypeScript, opts: &Options) -> Result<O
                 });
             }
         }
-        Ok(merge(&input, run))
+        Ok(merge(&input, run, opts.parse))
     })
 }
 
@@ -213,7 +223,7 @@ pub fn run(corpus: &Corpus, typescript: &TypeScript, opts: &Options) -> Result<O
 /// the native port); the program's own sizes once. The phases are the program's, and the check
 /// is every checker's turns one after another: execution is serialized, so it is their work
 /// added up, not a parallel speedup.
-fn merge(input: &Input, run: engine::Run) -> Outcome {
+fn merge(input: &Input, run: engine::Run, parse: Parse) -> Outcome {
     let first = &run.reports[0];
     let mut counts = Counts {
         files: first.source_files,
@@ -252,6 +262,9 @@ fn merge(input: &Input, run: engine::Run) -> Outcome {
         typescript_version: version,
         compiler_options,
         collections: run.collections,
+        parse,
+        parsed_ahead: run.parsed_ahead,
+        taken_ahead: run.taken_ahead,
     }
 }
 

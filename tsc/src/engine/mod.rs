@@ -1,7 +1,9 @@
-//! One QuickJS runtime, one program, N checkers: thread `tsc-0` loads typescript.js and the
-//! host, builds and binds the program and is checker 0; threads `tsc-1` ... `tsc-{N-1}` are
-//! the other checkers. A runtime runs one thread at a time, so the checkers take turns on it,
-//! file by file in root-file order (file i is checker i mod N's), then each reports. Every
+//! One QuickJS runtime, one program, N checkers: thread `tsc-0` loads typescript.js, the host
+//! and the input and is checker 0; threads `tsc-1` ... `tsc-{N-1}` are the other checkers. A
+//! runtime runs one thread at a time, so the threads take turns on it, one step of the plan
+//! (`plan.rs`) a turn: the program built (by `tsc-0`, or its files parsed and bound file by file
+//! on every checker's thread under `--parse spread`), then one root file a turn in root-file
+//! order (file i is checker i mod N's), then each checker's report. Every
 //! allocation the engine makes goes to the process's `#[global_allocator]` (the contender)
 //! from the thread whose turn it is, so each checker's objects come from its own slice arena.
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -13,6 +15,7 @@ use rquickjs::{Context, Ctx, Function, Object, Runtime, Value};
 use serde::Deserialize;
 
 use crate::collect::{Collect, Decider};
+use crate::plan::{Parse, Plan, Step};
 use crate::{Collections, Diagnostic, Error};
 
 mod counted;
@@ -55,9 +58,13 @@ pub(crate) struct Run {
     pub reports: Vec<Report>,
     /// Symbols the binder made (each checker's report counts them too).
     pub bound_symbols: u64,
+    /// Files parsed ahead of the program (0 unless the parse is spread), and how many of them
+    /// the program took; it parses any other itself.
+    pub parsed_ahead: u64,
+    pub taken_ahead: u64,
     /// New runtime, typescript.js and host.js evaluated.
     pub load_s: f64,
-    /// `ts.createProgram`: every file parsed, modules resolved.
+    /// The input read, every file parsed (ahead or by `ts.createProgram`), modules resolved.
     pub program_s: f64,
     /// `ts.bindSourceFile` of every file.
     pub bind_s: f64,
@@ -126,18 +133,20 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// Builds the program from `input_json` (the host's input) and checks its `files` root files
-/// with `count` checkers under the collection schedule `collect`. Call it on a thread with
-/// [`THREAD_STACK_BYTES`] of stack (`on_checker_thread`): it is checker 0.
+/// with `count` checkers under the collection schedule `collect`, the program's files parsed where
+/// `parse` says. Call it on a thread with [`THREAD_STACK_BYTES`] of stack
+/// (`on_checker_thread`): it is checker 0.
 pub(crate) fn check(
     script: &[u8],
     input_json: &str,
     files: usize,
     count: usize,
     collect: Collect,
+    parse: Parse,
 ) -> Result<Run, Error> {
     let at = |index: usize| move |message: String| Error::Engine { index, message };
     let start = Instant::now();
-    // Checker 0's thread makes the runtime, the program and checker 0.
+    // Checker 0's thread makes the runtime and loads the compiler and the input.
     counted::make_as(0);
     let counters = Arc::new(Counters::new(count, collect == Collect::Handback));
     let engine = Engine::with_counters(counters.clone()).map_err(at(0))?;
@@ -150,31 +159,32 @@ pub(crate) fn check(
     let load_s = start.elapsed().as_secs_f64();
 
     let t = Instant::now();
-    phase(&engine, &collector, |ctx| {
+    let ahead = phase(&engine, &collector, |ctx| {
         let input = ctx
             .json_parse(input_json)
             .map_err(|e| js_error(&ctx, e, "parsing the host input"))?;
-        call::<u32>(&ctx, "program", (input,))
-    })?;
-    let program_s = t.elapsed().as_secs_f64();
-
-    let t = Instant::now();
-    let bound_symbols = phase(&engine, &collector, |ctx| call::<f64>(&ctx, "bind", ()))? as u64;
-    let bind_s = t.elapsed().as_secs_f64();
+        call::<u32>(&ctx, "load", (input,))
+    })? as usize;
+    let input_s = t.elapsed().as_secs_f64();
 
     let t = Instant::now();
     let turns = Turns::default();
-    let plan = Plan { files, count };
+    let plan = Plan::new(parse, ahead, files, count);
+    let tally = Tally::default();
     let reports = std::thread::scope(|scope| {
         let mut others = Vec::with_capacity(count.saturating_sub(1));
+        let shared = Shared {
+            engine: &engine,
+            turns: &turns,
+            collector: &collector,
+            tally: &tally,
+            plan,
+        };
         for index in 1..count {
-            let (engine, turns, collector) = (&engine, &turns, &collector);
             let handle = std::thread::Builder::new()
                 .name(format!("tsc-{index}"))
                 .stack_size(THREAD_STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    checker(engine, turns, collector, plan, index).map_err(at(index))
-                });
+                .spawn_scoped(scope, move || checker(shared, index).map_err(at(index)));
             match handle {
                 Ok(handle) => others.push(handle),
                 Err(source) => {
@@ -183,7 +193,7 @@ pub(crate) fn check(
                 }
             }
         }
-        let first = checker(&engine, &turns, &collector, plan, 0).map_err(at(0));
+        let first = checker(shared, 0).map_err(at(0));
         let mut reports = vec![first];
         for (i, handle) in others.into_iter().enumerate() {
             reports.push(handle.join().unwrap_or_else(|_| {
@@ -202,25 +212,29 @@ pub(crate) fn check(
             None => reports.into_iter().collect(),
         }
     });
-    let check_s = t.elapsed().as_secs_f64();
+    let turns_s = t.elapsed().as_secs_f64();
     let collections = collector.totals(collect);
     // The run ends here and the process exits, as a compiler does: tearing the runtime down
     // would free its millions of objects one by one (1.0 s of a 13.8 s trpc run, measured),
     // work no compiler run pays and no contender should be timed on.
     std::mem::forget(engine);
+    let program_s = input_s + tally.seconds(&tally.program_ns);
+    let bind_s = tally.seconds(&tally.bind_ns);
     Ok(Run {
         reports: reports?,
-        bound_symbols,
+        bound_symbols: tally.bound_symbols.load(Relaxed),
+        parsed_ahead: plan.ahead as u64,
+        taken_ahead: tally.taken_ahead.load(Relaxed),
         load_s,
         program_s,
         bind_s,
-        check_s,
+        check_s: (turns_s - program_s + input_s - bind_s).max(0.0),
         collections,
     })
 }
 
-/// One phase of the program on thread `tsc-0` (checker 0's), then the schedule's turn end: the
-/// phases are this thread's, and so is the first file, so none hands over.
+/// One phase on thread `tsc-0` (checker 0's) before the checkers start, then the schedule's
+/// turn end: the phases are this thread's, and so is the first step, so none hands over.
 fn phase<R>(
     engine: &Engine,
     collector: &Collector,
@@ -234,74 +248,123 @@ fn phase<R>(
     Ok(value)
 }
 
-/// Which steps are whose: step i < files checks root file i (checker i mod count); step
-/// files + k is checker k's report.
+/// What every checker thread works with.
 #[derive(Clone, Copy)]
-struct Plan {
-    files: usize,
-    count: usize,
+struct Shared<'a> {
+    engine: &'a Engine,
+    turns: &'a Turns,
+    collector: &'a Collector<'a>,
+    tally: &'a Tally,
+    plan: Plan,
 }
 
-impl Plan {
-    /// The checker whose step `step` is; `None` past the last.
-    fn owner(self, step: usize) -> Option<usize> {
-        match step.checked_sub(self.files) {
-            None => Some(step % self.count),
-            Some(report) => (report < self.count).then_some(report),
-        }
+/// What the steps of the program build did, added up over the threads that took them.
+#[derive(Default)]
+struct Tally {
+    /// Nanoseconds in `Parse` and `Program` steps, and in binding steps.
+    program_ns: AtomicU64,
+    bind_ns: AtomicU64,
+    /// Symbols the binder made.
+    bound_symbols: AtomicU64,
+    /// Files parsed ahead that the program took.
+    taken_ahead: AtomicU64,
+}
+
+impl Tally {
+    fn add(&self, counter: &AtomicU64, since: Instant) {
+        counter.fetch_add(since.elapsed().as_nanos() as u64, Relaxed);
     }
 
-    fn steps(self, index: usize) -> impl Iterator<Item = usize> {
-        (index..self.files)
-            .step_by(self.count)
-            .chain([self.files + index])
+    fn seconds(&self, counter: &AtomicU64) -> f64 {
+        counter.load(Relaxed) as f64 / 1e9
     }
 }
 
 /// The message of a checker that stopped because another one failed.
 const STOPPED: &str = "stopped: another checker failed";
 
-/// Checker `index`: made on its first turn, then one file a turn, then its report.
-fn checker(
-    engine: &Engine,
-    turns: &Turns,
-    collector: &Collector,
-    plan: Plan,
-    index: usize,
-) -> Result<Report, String> {
+/// Checker `index`: its steps of the plan, one a turn; the checker itself is made on its first
+/// turn that checks or reports.
+fn checker(shared: Shared<'_>, index: usize) -> Result<Report, String> {
+    let Shared {
+        engine,
+        turns,
+        collector,
+        tally,
+        plan,
+    } = shared;
     // A checker that returns early, by error or panic, stops the others instead of leaving them
     // waiting for its turn.
     let guard = FailOnDrop(turns);
     counted::make_as(index);
     let mut made = false;
     let mut report = None;
-    for step in plan.steps(index) {
-        if !turns.wait(step) {
+    for (at, step) in plan.steps(index) {
+        if !turns.wait(at) {
             std::mem::forget(guard);
             return Err(STOPPED.to_string());
         }
         collector.counters.take_back();
+        let t = Instant::now();
         engine.context.with(|ctx| -> Result<(), String> {
-            if !made {
-                call::<()>(&ctx, "checker", (index as u32,))?;
-                made = true;
-            }
-            if step < plan.files {
-                call::<()>(&ctx, "checkFile", (index as u32, step as u32))
-            } else {
-                let json: String = call(&ctx, "report", (index as u32,))?;
-                report = Some(
-                    serde_json::from_str(&json)
-                        .map_err(|e| format!("the host's report is not what was expected: {e}"))?,
-                );
-                Ok(())
+            match step {
+                Step::Parse(j) => call::<()>(&ctx, "parse", (j as u32,)),
+                Step::Program => {
+                    call::<u32>(&ctx, "program", ())?;
+                    let taken: u32 = call(&ctx, "parsedAhead", ())?;
+                    tally.taken_ahead.store(u64::from(taken), Relaxed);
+                    Ok(())
+                }
+                Step::BindFile(j) => {
+                    let symbols: f64 = call(&ctx, "bindFile", (j as u32,))?;
+                    tally.bound_symbols.fetch_add(symbols as u64, Relaxed);
+                    Ok(())
+                }
+                Step::Bind => {
+                    let symbols: f64 = call(&ctx, "bind", ())?;
+                    tally.bound_symbols.fetch_add(symbols as u64, Relaxed);
+                    Ok(())
+                }
+                Step::Check(_) | Step::Report(_) if !made => {
+                    call::<()>(&ctx, "checker", (index as u32,))?;
+                    made = true;
+                    checker_step(&ctx, step, index, &mut report)
+                }
+                Step::Check(_) | Step::Report(_) => {
+                    checker_step(&ctx, step, index, &mut report)
+                }
             }
         })?;
-        collector.at_turn_end(plan.owner(step + 1).is_some_and(|next| next != index));
+        match step {
+            Step::Parse(_) | Step::Program => tally.add(&tally.program_ns, t),
+            Step::BindFile(_) | Step::Bind => tally.add(&tally.bind_ns, t),
+            Step::Check(_) | Step::Report(_) => {}
+        }
+        collector.at_turn_end(plan.owner(at + 1).is_some_and(|next| next != index));
         turns.pass();
     }
     std::mem::forget(guard);
     report.ok_or_else(|| "the checker made no report".to_string())
+}
+
+/// A checker's own step: check root file `i`, or make its report.
+fn checker_step(
+    ctx: &Ctx<'_>,
+    step: Step,
+    index: usize,
+    report: &mut Option<Report>,
+) -> Result<(), String> {
+    match step {
+        Step::Check(i) => call::<()>(ctx, "checkFile", (index as u32, i as u32)),
+        _ => {
+            let json: String = call(ctx, "report", (index as u32,))?;
+            *report = Some(
+                serde_json::from_str(&json)
+                    .map_err(|e| format!("the host's report is not what was expected: {e}"))?,
+            );
+            Ok(())
+        }
+    }
 }
 
 /// Whose turn it is: the next step of the plan, and whether a checker failed.

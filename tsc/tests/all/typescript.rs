@@ -2,7 +2,7 @@
 use std::sync::OnceLock;
 
 use corpora::{Corpus, Provenance, SourceFile};
-use tsc::{Collect, Options, Outcome, TypeScript};
+use tsc::{Collect, Options, Outcome, Parse, TypeScript};
 
 /// The pinned package, from the cache or fetched into it once for the whole test binary.
 fn typescript() -> &'static TypeScript {
@@ -41,6 +41,7 @@ fn run(corpus: &Corpus, checkers: usize) -> Outcome {
         &Options {
             checkers,
             collect: Collect::Engine,
+            parse: Parse::First,
         },
     )
     .unwrap()
@@ -139,6 +140,39 @@ fn the_digest_is_the_same_at_one_two_three_and_eight_checkers() {
     }
 }
 
+/// `--parse spread` puts the program's files on every checker's thread, and the answer is
+/// the same: the program takes every file parsed ahead (none is parsed twice) and the digest is
+/// the one-thread build's at 1, 2, 3 and 8 checkers.
+#[test]
+fn a_program_parsed_and_bound_on_every_checkers_thread_gives_the_same_answer() {
+    let files = corpus("trpc", TRPC_LIKE);
+    let one = run(&files, 1);
+    for checkers in [1, 2, 3, 8] {
+        let spread = tsc::run(
+            &files,
+            typescript(),
+            &Options {
+                checkers,
+                collect: Collect::Engine,
+                parse: Parse::Spread,
+            },
+        )
+        .unwrap();
+        assert_eq!(lines(&spread), lines(&one), "at {checkers} checkers");
+        assert_eq!(spread.checked.digest, one.checked.digest);
+        let first = run(&files, checkers);
+        assert_eq!(
+            (spread.checked.counts.symbols, spread.checked.counts.types),
+            (first.checked.counts.symbols, first.checked.counts.types),
+            "every file bound once, the same checking, at {checkers} checkers"
+        );
+        // The three files and the standard library's.
+        assert!(spread.parsed_ahead > 3, "{}", spread.parsed_ahead);
+        assert_eq!(spread.taken_ahead, spread.parsed_ahead);
+    }
+    assert_eq!(one.parsed_ahead, 0);
+}
+
 /// Under `handback` a checker's garbage dies on its own thread: the blocks a collection or a
 /// dropped reference frees on another checker's thread go back to the checker that made them,
 /// and the answer is the engine's schedule's.
@@ -168,6 +202,7 @@ fn under_handback_blocks_freed_on_another_checkers_thread_go_back_to_their_maker
         &Options {
             checkers: 8,
             collect: Collect::Handback,
+            parse: Parse::First,
         },
     )
     .unwrap();
@@ -238,6 +273,7 @@ fn a_file_nested_deeper_than_the_engines_stack_is_an_error_not_a_crash() {
         &Options {
             checkers: 1,
             collect: Collect::default(),
+            parse: Parse::First,
         },
     )
     .unwrap_err();
@@ -257,6 +293,7 @@ fn a_corpus_without_source_files_is_refused() {
         &Options {
             checkers: 1,
             collect: Collect::Engine,
+            parse: Parse::First,
         },
     )
     .unwrap_err();
