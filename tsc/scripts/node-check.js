@@ -6,7 +6,11 @@
 // second program checked by its own checker (getPreEmitDiagnostics' parts), and exits 1 when
 // the two lists differ: the host's per-checker rule must be TypeScript's.
 //
-//   node node-check.js INPUT.json [CHECKERS]     (INPUT.json from `tsc-quickjs --write-input`)
+//   node node-check.js INPUT.json [CHECKERS] [first|spread]
+//
+// (INPUT.json from `tsc-quickjs --write-input`.) `spread` builds the program as `--parse
+// spread` does: every file parsed ahead (ts.createSourceFile), the program made from them, each
+// bound by itself; it fails unless the program took every file parsed ahead.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -21,6 +25,11 @@ if (!Number.isInteger(checkers) || checkers < 1) {
   console.error(`the number of checkers must be a whole number of at least 1, not ${process.argv[3]}`);
   process.exit(2);
 }
+const placement = process.argv[4] || "first";
+if (placement !== "first" && placement !== "spread") {
+  console.error(`the parse placement is \`first\` or \`spread\`, not ${placement}`);
+  process.exit(2);
+}
 const input = JSON.parse(fs.readFileSync(inputPath, "utf8"));
 if (!input.typescript) {
   console.error(`${inputPath} names no typescript.js (written by an older tsc-quickjs?)`);
@@ -30,8 +39,20 @@ globalThis.ts = require(input.typescript);
 const checkbench = require(path.join(__dirname, "..", "js", "host.js"));
 
 const t0 = Date.now();
-checkbench.program(input);
+let ahead = 0;
+if (placement === "spread") {
+  ahead = checkbench.load(input);
+  for (let j = 0; j < ahead; j++) checkbench.parse(j);
+  checkbench.program();
+  if (checkbench.parsedAhead() !== ahead) {
+    console.error(`the program took ${checkbench.parsedAhead()} of the ${ahead} files parsed ahead`);
+    process.exit(1);
+  }
+} else {
+  checkbench.program(input);
+}
 const t1 = Date.now();
+for (let j = 0; j < ahead; j++) checkbench.bindFile(j);
 checkbench.bind();
 const t2 = Date.now();
 const files = input.rootFiles.length;
