@@ -31,11 +31,11 @@ struct Args {
     /// 1/N of the live heap).
     #[arg(long, value_name = "SCHEDULE", default_value_t = Collect::default())]
     collect: Collect,
-    /// Which threads parse and bind the program's files: `first` (the default: checker 0's
-    /// thread builds the whole program before any other checker runs, as TypeScript's
-    /// `createProgram` does) or `spread` (file j of the root files and then the standard
-    /// library's is parsed and later bound on checker j mod N's thread, one file a turn, with
-    /// modules resolved on checker 0's between: the program spread over the checkers' arenas).
+    /// Which threads parse and bind the program's files: `spread` (the default: file j of the
+    /// root files and then the standard library's is parsed and later bound on checker j mod
+    /// N's thread, one file a turn, with modules resolved on checker 0's between: the program
+    /// spread over the checkers' arenas) or `first` (checker 0's thread builds the whole
+    /// program before any other checker runs, as TypeScript's `createProgram` does).
     #[arg(long, value_name = "WHERE", default_value_t = Parse::default())]
     parse: Parse,
     /// Write the compiler host's input (every file, the library, the module roots) to

@@ -8,14 +8,15 @@ use std::str::FromStr;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Parse {
     /// All on thread `tsc-0`, checker 0's, before any other checker runs: TypeScript's own
-    /// `createProgram`, one thread, as the reference's single-threaded program build. At N
-    /// checkers arena 0 holds the whole program.
-    #[default]
+    /// `createProgram` on one thread. At N checkers arena 0 holds the whole program.
     First,
     /// File j of the root files, then the standard library's, parsed and later bound by
     /// checker j mod N on its own thread, one file a turn; modules resolved on `tsc-0` between
     /// the two. The program is spread over the checkers' arenas, as a compiler that parses and
-    /// binds in parallel spreads it. At 1 checker it is [`Parse::First`]'s work in another order.
+    /// binds in parallel spreads it. At 1 checker it is [`Parse::First`]'s work in another
+    /// order. The default: the publication's 8-checker fault ratios need the program spread
+    /// (docs/ANALYSIS.md, "Where the program is parsed").
+    #[default]
     Spread,
 }
 

@@ -330,9 +330,7 @@ fn checker(shared: Shared<'_>, index: usize) -> Result<Report, String> {
                     made = true;
                     checker_step(&ctx, step, index, &mut report)
                 }
-                Step::Check(_) | Step::Report(_) => {
-                    checker_step(&ctx, step, index, &mut report)
-                }
+                Step::Check(_) | Step::Report(_) => checker_step(&ctx, step, index, &mut report),
             }
         })?;
         match step {

@@ -41,7 +41,7 @@ fn run(corpus: &Corpus, checkers: usize) -> Outcome {
         &Options {
             checkers,
             collect: Collect::Engine,
-            parse: Parse::First,
+            parse: Parse::default(),
         },
     )
     .unwrap()
@@ -140,27 +140,26 @@ fn the_digest_is_the_same_at_one_two_three_and_eight_checkers() {
     }
 }
 
-/// `--parse spread` puts the program's files on every checker's thread, and the answer is
-/// the same: the program takes every file parsed ahead (none is parsed twice) and the digest is
-/// the one-thread build's at 1, 2, 3 and 8 checkers.
+/// `--parse spread` (the default) puts the program's files on every checker's thread, and the
+/// answer is the one-thread build's (`first`) at 1, 2, 3 and 8 checkers: the same diagnostics,
+/// symbols and types, and the program takes every file parsed ahead (none is parsed twice).
 #[test]
 fn a_program_parsed_and_bound_on_every_checkers_thread_gives_the_same_answer() {
     let files = corpus("trpc", TRPC_LIKE);
-    let one = run(&files, 1);
+    let with = |checkers, parse| {
+        let options = Options {
+            checkers,
+            collect: Collect::Engine,
+            parse,
+        };
+        tsc::run(&files, typescript(), &options).unwrap()
+    };
+    let one = with(1, Parse::First);
+    assert_eq!(one.parsed_ahead, 0, "nothing is parsed ahead under `first`");
     for checkers in [1, 2, 3, 8] {
-        let spread = tsc::run(
-            &files,
-            typescript(),
-            &Options {
-                checkers,
-                collect: Collect::Engine,
-                parse: Parse::Spread,
-            },
-        )
-        .unwrap();
+        let (spread, first) = (with(checkers, Parse::Spread), with(checkers, Parse::First));
         assert_eq!(lines(&spread), lines(&one), "at {checkers} checkers");
         assert_eq!(spread.checked.digest, one.checked.digest);
-        let first = run(&files, checkers);
         assert_eq!(
             (spread.checked.counts.symbols, spread.checked.counts.types),
             (first.checked.counts.symbols, first.checked.counts.types),
@@ -170,7 +169,7 @@ fn a_program_parsed_and_bound_on_every_checkers_thread_gives_the_same_answer() {
         assert!(spread.parsed_ahead > 3, "{}", spread.parsed_ahead);
         assert_eq!(spread.taken_ahead, spread.parsed_ahead);
     }
-    assert_eq!(one.parsed_ahead, 0);
+    assert_eq!(Parse::default(), Parse::Spread);
 }
 
 /// Under `handback` a checker's garbage dies on its own thread: the blocks a collection or a
@@ -202,7 +201,7 @@ fn under_handback_blocks_freed_on_another_checkers_thread_go_back_to_their_maker
         &Options {
             checkers: 8,
             collect: Collect::Handback,
-            parse: Parse::First,
+            parse: Parse::default(),
         },
     )
     .unwrap();
@@ -273,7 +272,7 @@ fn a_file_nested_deeper_than_the_engines_stack_is_an_error_not_a_crash() {
         &Options {
             checkers: 1,
             collect: Collect::default(),
-            parse: Parse::First,
+            parse: Parse::default(),
         },
     )
     .unwrap_err();
@@ -293,7 +292,7 @@ fn a_corpus_without_source_files_is_refused() {
         &Options {
             checkers: 1,
             collect: Collect::Engine,
-            parse: Parse::First,
+            parse: Parse::default(),
         },
     )
     .unwrap_err();
