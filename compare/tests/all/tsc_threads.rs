@@ -59,13 +59,18 @@ fn a_tsc_run_takes_one_arena_at_one_checker_and_one_per_checker_at_three() {
     assert_eq!(
         arenas(&three),
         3,
-        "checker 0 builds the program; checkers 1 and 2 their own"
+        "the program spread over the three checkers' threads, and each checker's own work"
     );
     assert_eq!(three.digest, one.digest);
     assert_eq!(
         three.settings.get("collect").map(String::as_str),
         Some("handback"),
         "the collection setting is reported"
+    );
+    assert_eq!(
+        three.settings.get("parse").map(String::as_str),
+        Some("spread"),
+        "so is where the program was parsed"
     );
     assert_eq!(
         one.counts.diagnostics, 1,
