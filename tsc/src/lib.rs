@@ -183,8 +183,9 @@ pub enum Error {
     },
 }
 
-/// Runs TypeScript's checker on `corpus`: one program, parsed and bound once, and
-/// `opts.checkers` checkers over it, each on its own thread, taking turns file by file; their
+/// Runs TypeScript's checker on `corpus`: one program, parsed and bound once (on the threads
+/// `opts.parse` says), and `opts.checkers` checkers over it, each on its own thread, taking
+/// turns file by file; their
 /// diagnostics are merged in file order. Everything runs on threads of a checker's stack; the
 /// first one continues in the caller's slice arena (see `engine::on_checker_thread`), so at 1
 /// checker one arena serves the whole run and at N checkers N arenas do.
