@@ -15,7 +15,7 @@ pub enum Parse {
     /// the two. The program is spread over the checkers' arenas, as a compiler that parses and
     /// binds in parallel spreads it. At 1 checker it is [`Parse::First`]'s work in another
     /// order. The default: the publication's 8-checker fault ratios need the program spread
-    /// (docs/ANALYSIS.md, "Where the program is parsed").
+    /// (docs/ANALYSIS-tsc.md, "Where the program is parsed").
     #[default]
     Spread,
 }
