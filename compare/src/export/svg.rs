@@ -100,9 +100,32 @@ pub(crate) fn padded_log(values: impl Iterator<Item = f64>) -> std::ops::Range<f
 /// Where a logarithmic axis over `range` is labelled: the round values inside it, taken from
 /// 1, 2, 5 times a power of ten, or from 1 to 9 times one where those give fewer than three,
 /// or, in a range too narrow for either, two values near its ends with as few significant
-/// digits as keep them apart and inside.
+/// digits as keep them apart and inside. Where the round values leave more than a third of
+/// the axis unlabelled at an end (typescript's RSS: 650 to 1,625 MiB labelled only up to
+/// 1,000), a value near that end is labelled too, with two significant digits.
 pub(crate) fn log_ticks(range: &std::ops::Range<f64>) -> Vec<f64> {
     let (lo, hi) = (range.start.max(f64::MIN_POSITIVE), range.end);
+    let mut ticks = round_log_ticks(lo, hi);
+    let span = (hi / lo).log10();
+    let two_digits = |v: f64| {
+        let unit = 10f64.powi(v.log10().floor() as i32 - 1);
+        (v / unit).round() * unit
+    };
+    let gap = |a: f64, b: f64| (b / a).log10() / span;
+    if let (Some(&first), Some(&last)) = (ticks.first(), ticks.last()) {
+        let top = two_digits(hi / 10f64.powf(0.12 * span));
+        if gap(last, hi) > 1.0 / 3.0 && top < hi && gap(last, top) > 0.15 {
+            ticks.push(top);
+        }
+        let bottom = two_digits(lo * 10f64.powf(0.12 * span));
+        if gap(lo, first) > 1.0 / 3.0 && bottom > lo && gap(bottom, first) > 0.15 {
+            ticks.insert(0, bottom);
+        }
+    }
+    ticks
+}
+
+fn round_log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     let inside = |mantissas: &[f64]| -> Vec<f64> {
         let first = lo.log10().floor() as i32;
         let last = hi.log10().ceil() as i32;
@@ -505,6 +528,16 @@ mod tests {
             log_ticks(&(30_000.0..250_000.0)),
             [50_000.0, 100_000.0, 200_000.0]
         );
+    }
+
+    #[test]
+    fn a_log_axis_whose_round_values_leave_an_end_bare_is_labelled_near_that_end() {
+        // typescript's RSS panel: 816 to 1,300 MiB, padded; 700 to 1,000 alone left the top
+        // half unlabelled.
+        let ticks = log_ticks(&(650.0..1625.0));
+        assert_eq!(ticks, [700.0, 800.0, 900.0, 1000.0, 1500.0]);
+        // Round values that reach both ends get nothing more.
+        assert_eq!(log_ticks(&(260.0..620.0)), [300.0, 400.0, 500.0, 600.0]);
     }
 
     #[test]
