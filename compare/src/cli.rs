@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::contender::DEFAULT_CONTENDERS;
 use crate::output::table::Detail;
-use crate::results::RoundDefaults;
+use crate::results::{Pairing, RoundDefaults};
 use crate::shard::Shard;
 use crate::workload::WorkloadKind;
 
@@ -128,6 +128,10 @@ pub struct ScheduleArgs {
     /// (or --max-runs is reached); the default of the bake-off or of reproduce otherwise.
     #[arg(long, value_name = "PERCENT", value_parser = parse_precision)]
     pub precision: Option<f64>,
+    /// Another precision for some corpora (comma-separated CORPUS=PERCENT, e.g.
+    /// `typeorm=3,excalidraw=5`): their cells stop at it instead of --precision's.
+    #[arg(long, value_name = "CORPUS=PERCENT", value_delimiter = ',', value_parser = parse_precision_for, conflicts_with = "runs")]
+    pub precision_for: Vec<(String, f64)>,
     /// Rounds at least, before the precision is looked at.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(2..=MAX_ROUNDS))]
     pub min_runs: u32,
@@ -140,6 +144,13 @@ pub struct ScheduleArgs {
     /// Do not run the baseline a second time per round as the A/A control `<baseline>#2`.
     #[arg(long)]
     pub no_control: bool,
+    /// How each run is paired with the baseline's: `sequential` (every entrant alone, one
+    /// after the other), or `duet` (each entrant started together with a run of the
+    /// baseline, pinned one per CPU, seats counterbalanced over the rounds; for
+    /// single-threaded runs on a quiet machine with two CPUs free, where it narrows the wall
+    /// interval several times at equal machine time: docs/ANALYSIS-tsc.md).
+    #[arg(long, value_enum, default_value_t = Pairing::Sequential)]
+    pub pairing: Pairing,
     /// Seed of the shuffled round order and the layout padding (random by default; the
     /// seed used is recorded in the JSON).
     #[arg(long)]
@@ -243,6 +254,21 @@ impl ScheduleArgs {
     pub fn seed(&self) -> u64 {
         self.seed.unwrap_or_else(|| fastrand::u64(..))
     }
+
+    /// `--precision-for`, by corpus.
+    pub fn precision_by_corpus(&self) -> std::collections::BTreeMap<String, f64> {
+        self.precision_for.iter().cloned().collect()
+    }
+}
+
+fn parse_precision_for(text: &str) -> Result<(String, f64), String> {
+    let (corpus, percent) = text
+        .split_once('=')
+        .ok_or_else(|| format!("`{text}` is not CORPUS=PERCENT"))?;
+    if corpus.trim().is_empty() {
+        return Err(format!("`{text}` names no corpus"));
+    }
+    Ok((corpus.trim().to_string(), parse_precision(percent)?))
 }
 
 fn parse_precision(text: &str) -> Result<f64, String> {

@@ -20,9 +20,11 @@ use shards::{MergedShard, ShardRecord};
 pub mod calibration;
 mod digests;
 pub mod kernel;
+pub mod pairing;
 mod proof;
 pub mod shards;
 
+pub use pairing::{Pairing, Seat};
 pub use proof::{AllocatorProof, CommandProof};
 
 /// A whole bake-off, as the JSON export writes it.
@@ -71,6 +73,9 @@ pub struct Settings {
     /// ± this many percent (or `max_runs` is reached); absent for a fixed number of rounds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision_pct: Option<f64>,
+    /// Corpora whose cells stop at another precision than `precision_pct` (`--precision-for`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub precision_by_corpus: BTreeMap<String, f64>,
     /// Warm-up rounds before each corpus and checker count, not recorded.
     pub warmup: usize,
     /// Whether every round also runs the baseline a second time as `<baseline>#2`.
@@ -94,6 +99,10 @@ pub struct Settings {
     /// What every child runs (`--workload`); absent for the checker, as in older files.
     #[serde(default, skip_serializing_if = "WorkloadKind::is_default")]
     pub workload: WorkloadKind,
+    /// How each entrant's run is paired with the baseline's (`--pairing`); absent for
+    /// `sequential`, as in older files.
+    #[serde(default, skip_serializing_if = "Pairing::is_sequential")]
+    pub pairing: Pairing,
 }
 
 /// What a command bake-off records in its settings beside the commands.
@@ -139,6 +148,47 @@ impl Settings {
         {
             return Err("settings.precision_pct is not a positive percentage".to_string());
         }
+        for (corpus, precision) in &self.precision_by_corpus {
+            if !self.corpora.contains(corpus) {
+                return Err(format!(
+                    "--precision-for names `{corpus}`, which is not a corpus of this plan ({})",
+                    self.corpora.join(", ")
+                ));
+            }
+            if self.precision_pct.is_none() || !(*precision > 0.0 && precision.is_finite()) {
+                return Err(format!(
+                    "--precision-for {corpus}={precision} needs rounds run to a precision (not \
+                     --runs) and a positive percentage"
+                ));
+            }
+        }
+        if self.pairing == Pairing::Duet {
+            self.duet_refusal()?;
+        }
+        Ok(())
+    }
+
+    /// Why this plan cannot run as duets, if it cannot: a duet pins each run to one CPU, so
+    /// a run that uses more than one (the checker at more than one checker; a serialized
+    /// workload's checkers take turns and use one) would measure another program, and a
+    /// duet needs an entrant besides the baseline to pair it with.
+    pub fn duet_refusal(&self) -> Result<(), String> {
+        if self.slot_entrants().is_empty() {
+            return Err(
+                "--pairing duet pairs each entrant with the baseline, and this plan has no \
+                 entrant besides the baseline (add a contender or the control)"
+                    .to_string(),
+            );
+        }
+        let parallel = self.command.is_none() && !self.workload.protocol().serialized;
+        if let Some(&many) = self.checkers.iter().find(|&&n| parallel && n > 1) {
+            return Err(format!(
+                "--pairing duet pins each run to one CPU, and the {} workload at {many} \
+                 checkers runs them in parallel on several; measure {many} checkers with \
+                 --pairing sequential (a separate bake-off), or duet at 1 checker only",
+                self.workload
+            ));
+        }
         Ok(())
     }
 
@@ -151,6 +201,16 @@ impl Settings {
             && !entrants.contains(&control)
         {
             entrants.push(control);
+        }
+        entrants
+    }
+
+    /// The entrants a round schedules a slot for: every entrant when runs are sequential;
+    /// with duets every entrant but the baseline, whose runs sit beside theirs.
+    pub fn slot_entrants(&self) -> Vec<Contender> {
+        let mut entrants = self.entrants();
+        if self.pairing == Pairing::Duet {
+            entrants.retain(|&c| c != self.baseline);
         }
         entrants
     }
@@ -172,6 +232,18 @@ impl Settings {
                 }
             ),
         }
+    }
+
+    /// The precision `corpus`'s cells stop at: its own (`--precision-for`) or the plan's;
+    /// `None` for a fixed number of rounds.
+    pub fn precision_for(&self, corpus: &str) -> Option<f64> {
+        let default = self.precision_pct?;
+        Some(
+            self.precision_by_corpus
+                .get(corpus)
+                .copied()
+                .unwrap_or(default),
+        )
     }
 
     /// The most rounds any corpus and checker count gets.
@@ -248,6 +320,29 @@ pub struct Run {
     /// The run's RSS and AnonHugePages over time; absent in files from before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<kernel::Timeline>,
+    /// With `--pairing duet`: whom the run was started together with, on which CPU, and
+    /// whether first. Absent for a run alone on the machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duet: Option<Seat>,
+}
+
+impl Run {
+    /// The run of `against` that this run of `contender` is paired with, among `theirs`
+    /// (runs of `against`): in a duet with `against`, its partner (none if the partner is
+    /// not among them); otherwise the first of the same round.
+    pub fn partner<'a>(
+        &self,
+        contender: Contender,
+        against: Contender,
+        mut theirs: impl Iterator<Item = &'a Run>,
+    ) -> Option<&'a Run> {
+        match self.duet {
+            Some(seat) if seat.with == against => theirs.find(|run| {
+                run.round == self.round && run.duet.is_some_and(|s| s.with == contender)
+            }),
+            _ => theirs.find(|run| run.round == self.round),
+        }
+    }
 }
 
 /// What the machine did around one run, to explain a run that stands out. None of it
@@ -670,12 +765,11 @@ impl Results {
         ) else {
             return Vec::new();
         };
-        let by_round: BTreeMap<usize, f64> = theirs
-            .ok()
-            .map(|run| (run.round, metric.of(&run.figures)))
-            .collect();
         ours.ok()
-            .filter_map(|run| Some((metric.of(&run.figures), *by_round.get(&run.round)?)))
+            .filter_map(|run| {
+                let partner = run.partner(contender, against, theirs.ok())?;
+                Some((metric.of(&run.figures), metric.of(&partner.figures)))
+            })
             .collect()
     }
 
@@ -705,7 +799,7 @@ impl Results {
         let ratio =
             |metric| stats::paired(&self.pairs(corpus, checkers, contender, baseline, metric));
         let wall = ratio(Metric::Wall);
-        let rounds_needed = self.settings.precision_pct.and_then(|precision| {
+        let rounds_needed = self.settings.precision_for(corpus).and_then(|precision| {
             let wall = wall.as_ref()?;
             (!wall.is_precise(precision))
                 .then(|| wall.rounds_needed(precision))
@@ -860,7 +954,7 @@ impl Results {
                 });
                 let precise = self
                     .settings
-                    .precision_pct
+                    .precision_for(corpus)
                     .map(|p| self.is_precise(corpus, checkers, p));
                 cells.push(Cell {
                     corpus: corpus.clone(),

@@ -46,6 +46,7 @@ pub fn measured_run(round: usize, measured: &Measurement) -> Run {
             KernelEvents::new(deltas, own)
         }),
         memory: measured.timeline.clone(),
+        duet: None,
     }
 }
 

@@ -36,10 +36,12 @@ pub fn continue_plan(settings: &mut Settings, previous: Settings, matches: &ArgM
         min_runs: rounds && defaulted(&["min_runs"]),
         max_runs: rounds && defaulted(&["max_runs"]),
         precision_pct: rounds && defaulted(&["precision"]),
+        precision_by_corpus: rounds && defaulted(&["precision_for"]),
         control: defaulted(&["no_control"]),
         seed: defaulted(&["seed"]),
         warmup: defaulted(&["warmup"]),
         workload: defaulted(&["workload"]),
+        pairing: defaulted(&["pairing"]),
     }
     if !settings.contenders.contains(&settings.baseline) {
         settings.contenders.insert(0, settings.baseline);
@@ -120,7 +122,9 @@ pub fn check_resumable(
     } else if asked.min_runs != previous.min_runs || most(asked) != most(previous) {
         changes.push(rounds);
     }
-    if asked.precision_pct != previous.precision_pct {
+    if asked.precision_pct != previous.precision_pct
+        || asked.precision_by_corpus != previous.precision_by_corpus
+    {
         changes.push("another --precision".to_string());
     }
     for (what, differs) in [
@@ -131,6 +135,7 @@ pub fn check_resumable(
             asked.command != previous.command,
         ),
         ("seed", asked.seed != previous.seed),
+        ("pairing", asked.pairing != previous.pairing),
     ] {
         if differs {
             shrinks.push(format!("another {what}"));

@@ -201,6 +201,7 @@ pub fn trace(
             }
         }
     };
+    crate::benchmark::watcher::unwatch(root);
     let mut tree = tree?;
     tree.timed_out = timed_out;
     Ok(tree)

@@ -60,7 +60,7 @@ pub fn sections(results: &Results, detail: Detail) -> Vec<Section> {
                     settings.baseline,
                     cell.map_or(String::new(), |cell| cell_note(results, cell)),
                 ),
-                table: contender_table(&sets, baseline, settings.precision_pct, detail),
+                table: contender_table(&sets, baseline, settings.precision_for(corpus), detail),
             });
         }
     }

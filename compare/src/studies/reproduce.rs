@@ -102,6 +102,7 @@ pub fn settings(
         min_runs,
         max_runs: None,
         precision_pct: None,
+        precision_by_corpus: Default::default(),
         warmup,
         control: true,
         seed: 0,
@@ -109,6 +110,7 @@ pub fn settings(
         outputs: Default::default(),
         command: None,
         workload,
+        pairing: Default::default(),
     }
 }
 

@@ -118,6 +118,23 @@ fn rounds_stop_once_every_interval_is_within_the_precision() {
 }
 
 #[test]
+fn a_corpus_given_its_own_precision_stops_at_it_and_the_others_at_the_plans() {
+    // About ±5% after 4 rounds: wide for the plan's ±2%, narrow enough for ±10%.
+    let slightly_noisy = |round: usize| if round.is_multiple_of(2) { 1.03 } else { 0.98 };
+    let mut results = measured(2.0, 4, slightly_noisy);
+    assert_eq!(rounds_needed_now(&results, CELL), 5, "±2% not reached");
+    results
+        .settings
+        .precision_by_corpus
+        .insert("synthetic".to_string(), 10.0);
+    results.refresh();
+    assert_eq!(rounds_needed_now(&results, CELL), 4, "±10% reached");
+    assert_eq!(results.settings.precision_for("synthetic"), Some(10.0));
+    assert_eq!(results.settings.precision_for("trpc"), Some(2.0));
+    assert!(results.cell("synthetic", 1).unwrap().precise.unwrap());
+}
+
+#[test]
 fn the_stopping_rule_looks_at_the_width_not_at_the_verdict() {
     // Narrow with a verdict, narrow without: both stop. Wide with a verdict goes on.
     let faster = |round: usize| {
