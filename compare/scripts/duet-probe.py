@@ -44,7 +44,26 @@ def start(command, cpu):
 
 
 def finish(proc, out, began):
+    """Waits for one run; its wall ends when it is reaped."""
     _, status, usage = os.wait4(proc.pid, 0)
+    return measured(proc, out, began, status, usage)
+
+
+def finish_both(started):
+    """Waits for both runs of a duet, **each reaped as it ends**, so that each wall is its own:
+    waiting for them in start order would end the wall of a run that finished first at its
+    partner's end (the fault of this probe's first version, whose duet figures were wrong)."""
+    waiting = {proc.pid: (label, proc, out, began) for label, (proc, out, began) in started.items()}
+    runs = {}
+    while waiting:
+        pid, status, usage = os.wait4(-1, 0)
+        if pid in waiting:
+            label, proc, out, began = waiting.pop(pid)
+            runs[label] = measured(proc, out, began, status, usage)
+    return runs
+
+
+def measured(proc, out, began, status, usage):
     wall = time.monotonic() - began
     proc.returncode = status
     out.seek(0)
@@ -79,8 +98,7 @@ def duet(command, a_cpu, a_first):
     order = ("A", "B") if a_first else ("B", "A")
     cpus = {"A": a_cpu, "B": 1 - a_cpu}
     started = {label: start(command, cpus[label]) for label in order}
-    runs = {label: finish(*started[label]) for label in order}
-    return runs, time.monotonic() - began
+    return finish_both(started), time.monotonic() - began
 
 
 def summary(pairs, total_time):

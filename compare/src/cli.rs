@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::contender::DEFAULT_CONTENDERS;
 use crate::output::table::Detail;
-use crate::results::{Pairing, RoundDefaults};
+use crate::results::RoundDefaults;
 use crate::shard::Shard;
 use crate::workload::WorkloadKind;
 
@@ -144,13 +144,6 @@ pub struct ScheduleArgs {
     /// Do not run the baseline a second time per round as the A/A control `<baseline>#2`.
     #[arg(long)]
     pub no_control: bool,
-    /// How each run is paired with the baseline's: `sequential` (every entrant alone, one
-    /// after the other), or `duet` (each entrant started together with a run of the
-    /// baseline, pinned one per CPU, seats counterbalanced over the rounds; for
-    /// single-threaded runs on a quiet machine with two CPUs free, where it narrows the wall
-    /// interval several times at equal machine time: docs/ANALYSIS-tsc.md).
-    #[arg(long, value_enum, default_value_t = Pairing::Sequential)]
-    pub pairing: Pairing,
     /// Seed of the shuffled round order and the layout padding (random by default; the
     /// seed used is recorded in the JSON).
     #[arg(long)]

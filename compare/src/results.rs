@@ -20,11 +20,9 @@ use shards::{MergedShard, ShardRecord};
 pub mod calibration;
 mod digests;
 pub mod kernel;
-pub mod pairing;
 mod proof;
 pub mod shards;
 
-pub use pairing::{Pairing, Seat};
 pub use proof::{AllocatorProof, CommandProof};
 
 /// A whole bake-off, as the JSON export writes it.
@@ -99,10 +97,6 @@ pub struct Settings {
     /// What every child runs (`--workload`); absent for the checker, as in older files.
     #[serde(default, skip_serializing_if = "WorkloadKind::is_default")]
     pub workload: WorkloadKind,
-    /// How each entrant's run is paired with the baseline's (`--pairing`); absent for
-    /// `sequential`, as in older files.
-    #[serde(default, skip_serializing_if = "Pairing::is_sequential")]
-    pub pairing: Pairing,
 }
 
 /// What a command bake-off records in its settings beside the commands.
@@ -162,33 +156,6 @@ impl Settings {
                 ));
             }
         }
-        if self.pairing == Pairing::Duet {
-            self.duet_refusal()?;
-        }
-        Ok(())
-    }
-
-    /// Why this plan cannot run as duets, if it cannot: a duet pins each run to one CPU, so
-    /// a run that uses more than one (the checker at more than one checker; a serialized
-    /// workload's checkers take turns and use one) would measure another program, and a
-    /// duet needs an entrant besides the baseline to pair it with.
-    pub fn duet_refusal(&self) -> Result<(), String> {
-        if self.slot_entrants().is_empty() {
-            return Err(
-                "--pairing duet pairs each entrant with the baseline, and this plan has no \
-                 entrant besides the baseline (add a contender or the control)"
-                    .to_string(),
-            );
-        }
-        let parallel = self.command.is_none() && !self.workload.protocol().serialized;
-        if let Some(&many) = self.checkers.iter().find(|&&n| parallel && n > 1) {
-            return Err(format!(
-                "--pairing duet pins each run to one CPU, and the {} workload at {many} \
-                 checkers runs them in parallel on several; measure {many} checkers with \
-                 --pairing sequential (a separate bake-off), or duet at 1 checker only",
-                self.workload
-            ));
-        }
         Ok(())
     }
 
@@ -201,16 +168,6 @@ impl Settings {
             && !entrants.contains(&control)
         {
             entrants.push(control);
-        }
-        entrants
-    }
-
-    /// The entrants a round schedules a slot for: every entrant when runs are sequential;
-    /// with duets every entrant but the baseline, whose runs sit beside theirs.
-    pub fn slot_entrants(&self) -> Vec<Contender> {
-        let mut entrants = self.entrants();
-        if self.pairing == Pairing::Duet {
-            entrants.retain(|&c| c != self.baseline);
         }
         entrants
     }
@@ -320,29 +277,6 @@ pub struct Run {
     /// The run's RSS and AnonHugePages over time; absent in files from before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<kernel::Timeline>,
-    /// With `--pairing duet`: whom the run was started together with, on which CPU, and
-    /// whether first. Absent for a run alone on the machine.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub duet: Option<Seat>,
-}
-
-impl Run {
-    /// The run of `against` that this run of `contender` is paired with, among `theirs`
-    /// (runs of `against`): in a duet with `against`, its partner (none if the partner is
-    /// not among them); otherwise the first of the same round.
-    pub fn partner<'a>(
-        &self,
-        contender: Contender,
-        against: Contender,
-        mut theirs: impl Iterator<Item = &'a Run>,
-    ) -> Option<&'a Run> {
-        match self.duet {
-            Some(seat) if seat.with == against => theirs.find(|run| {
-                run.round == self.round && run.duet.is_some_and(|s| s.with == contender)
-            }),
-            _ => theirs.find(|run| run.round == self.round),
-        }
-    }
 }
 
 /// What the machine did around one run, to explain a run that stands out. None of it
@@ -765,11 +699,12 @@ impl Results {
         ) else {
             return Vec::new();
         };
+        let by_round: BTreeMap<usize, f64> = theirs
+            .ok()
+            .map(|run| (run.round, metric.of(&run.figures)))
+            .collect();
         ours.ok()
-            .filter_map(|run| {
-                let partner = run.partner(contender, against, theirs.ok())?;
-                Some((metric.of(&run.figures), metric.of(&partner.figures)))
-            })
+            .filter_map(|run| Some((metric.of(&run.figures), *by_round.get(&run.round)?)))
             .collect()
     }
 

@@ -152,10 +152,9 @@ pub fn record(settings: &Settings, shard: Shard) -> Result<ShardRecord, String> 
     })
 }
 
-/// The runs a cell takes at most: its rounds at most and its warm-ups, every slot once (a
-/// duet, two runs side by side, takes the time of one).
+/// The runs a cell takes at most: its rounds at most and its warm-ups, every entrant once.
 pub fn runs_at_most(settings: &Settings) -> usize {
-    (settings.max_rounds() + settings.warmup) * settings.slot_entrants().len()
+    (settings.max_rounds() + settings.warmup) * settings.entrants().len()
 }
 
 /// What `--dry-run` prints: the plan's cells, those this process would run, and what is

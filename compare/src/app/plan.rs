@@ -11,7 +11,7 @@ use crate::benchmark::resume::{check_rounds, continue_plan};
 use crate::cli::{BAKEOFF_ROUNDS, BakeoffArgs, ReproduceArgs};
 use crate::contender::{self, Contender};
 use crate::export::{Format, Outputs};
-use crate::results::{Pairing, Results, Settings};
+use crate::results::{Results, Settings};
 use crate::studies::reproduce;
 
 /// `compare reproduce`: the publication's matrix as asked, and the files it writes (under
@@ -28,7 +28,6 @@ pub(super) fn reproduce(args: &ReproduceArgs) -> Result<(Settings, Outputs)> {
     settings.precision_pct = precision_pct;
     settings.precision_by_corpus = args.schedule.precision_by_corpus();
     settings.control = !args.schedule.no_control;
-    settings.pairing = args.schedule.pairing;
     settings.seed = args.schedule.seed();
     check_rounds(&mut settings, reproduce::ROUNDS)?;
     if !args.corpus.is_empty() {
@@ -45,7 +44,6 @@ pub(super) fn reproduce(args: &ReproduceArgs) -> Result<(Settings, Outputs)> {
     if !args.checkers.is_empty() {
         settings.checkers = args.checkers.iter().map(|&n| n as usize).collect();
     }
-    check_pairing(&settings)?;
     check_precision_for(&settings)?;
     let default = |stem: &str, ext: &str| {
         let suffix = match args.workload {
@@ -146,7 +144,6 @@ pub(super) fn bakeoff(args: &BakeoffArgs, matches: &ArgMatches) -> Result<Settin
         outputs: BTreeMap::new(),
         command: command.map(|(_, settings)| settings),
         workload: args.workload,
-        pairing: args.schedule.pairing,
     };
     if let Some(path) = &args.schedule.resume {
         let previous = Results::load(path)?.settings;
@@ -154,7 +151,6 @@ pub(super) fn bakeoff(args: &BakeoffArgs, matches: &ArgMatches) -> Result<Settin
         continue_plan(&mut settings, previous, matches);
     }
     check_rounds(&mut settings, BAKEOFF_ROUNDS)?;
-    check_pairing(&settings)?;
     check_precision_for(&settings)?;
     Ok(settings)
 }
@@ -165,16 +161,6 @@ fn check_precision_for(settings: &Settings) -> Result<()> {
         return Ok(());
     }
     settings.validate().map_err(anyhow::Error::msg)
-}
-
-/// A plan of duets is refused up front where its runs would use more than one CPU, where it
-/// has nothing to pair with the baseline, or where this process may not run on two CPUs.
-fn check_pairing(settings: &Settings) -> Result<()> {
-    if settings.pairing == Pairing::Duet {
-        settings.duet_refusal().map_err(anyhow::Error::msg)?;
-        crate::benchmark::duet::cpus().map_err(anyhow::Error::msg)?;
-    }
-    Ok(())
 }
 
 /// A corpus as the plan records it: a folder as its absolute path, so that resuming from

@@ -46,7 +46,6 @@ pub fn measured_run(round: usize, measured: &Measurement) -> Run {
             KernelEvents::new(deltas, own)
         }),
         memory: measured.timeline.clone(),
-        duet: None,
     }
 }
 

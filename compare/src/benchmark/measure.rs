@@ -144,54 +144,12 @@ pub fn measure_sampled(
 /// As [`measure_sampled`], keeping of the child's standard output what `stdout` says: **output
 /// is hashed while it streams**, so that a command's output is never held whole.
 pub fn measure_with(
-    command: Command,
+    mut command: Command,
     timeout: Option<Duration>,
     stop: &AtomicBool,
     sample: Option<Duration>,
     stdout: Stdout,
 ) -> io::Result<Measurement> {
-    start(command, stdout)?.finish(timeout, stop, sample)
-}
-
-/// Two children measured side by side (a duet, [`crate::results::Pairing::Duet`]): `first`
-/// is spawned, then `second` at once, and each is then measured as [`measure_with`] measures
-/// one, at the same time. Either may fail to start; the other is measured all the same.
-pub fn measure_two(
-    first: Command,
-    second: Command,
-    timeout: Option<Duration>,
-    stop: &AtomicBool,
-    sample: Option<Duration>,
-    stdout: Stdout,
-) -> (io::Result<Measurement>, io::Result<Measurement>) {
-    let first = start(first, stdout);
-    let second = start(second, stdout);
-    let finish = |started: io::Result<Started>| started?.finish(timeout, stop, sample);
-    std::thread::scope(|scope| {
-        let first = scope.spawn(|| finish(first));
-        let second = finish(second);
-        let first = first
-            .join()
-            .unwrap_or_else(|_| Err(io::Error::other("the measuring thread panicked")));
-        (first, second)
-    })
-}
-
-/// A child spawned and watched, its output being read: what [`Started::finish`] measures.
-struct Started {
-    pid: libc::pid_t,
-    /// Kept until the child is reaped (dropping it neither kills nor reaps).
-    _child: std::process::Child,
-    start: Instant,
-    started_unix_s: f64,
-    steal_before: Option<f64>,
-    vmstat_before: Option<Counters>,
-    stdout_reader: crossbeam_channel::Receiver<Captured>,
-    stderr_reader: crossbeam_channel::Receiver<Captured>,
-}
-
-/// Spawns `command` as its own process group leader, watched, with both pipes read.
-fn start(mut command: Command, stdout: Stdout) -> io::Result<Started> {
     command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -239,116 +197,84 @@ fn start(mut command: Command, stdout: Stdout) -> io::Result<Started> {
         capture::stdout(pipe, stdout)
     });
     let stderr_reader = reader(child.stderr.take(), capture::stderr);
-    Ok(Started {
-        pid,
-        _child: child,
-        start,
-        started_unix_s,
-        steal_before,
-        vmstat_before,
-        stdout_reader,
-        stderr_reader,
-    })
-}
-
-impl Started {
-    /// Waits for the child (killing its group past `timeout` or once `stop` is set),
-    /// sampling its memory every `sample`, and collects what was measured.
-    fn finish(
-        self,
-        timeout: Option<Duration>,
-        stop: &AtomicBool,
-        sample: Option<Duration>,
-    ) -> io::Result<Measurement> {
-        let Started {
-            pid,
-            _child,
-            start,
-            started_unix_s,
-            steal_before,
-            vmstat_before,
-            stdout_reader,
-            stderr_reader,
-        } = self;
-        let (exited, exit) = crossbeam_channel::bounded(1);
-        std::thread::spawn(move || {
-            // Wait for the exit without reaping, so that the group id is still ours to kill:
-            // what is left of the group dies with the run.
-            let _ = exit_of(pid);
-            let wall = start.elapsed();
-            kill(pid);
-            let _ = exited.send((wait4(pid), wall));
-        });
-        let deadline = timeout.map_or_else(crossbeam_channel::never, crossbeam_channel::after);
-        let poll = crossbeam_channel::tick(STOP_POLL);
-        let ticks = sample.map_or_else(crossbeam_channel::never, crossbeam_channel::tick);
-        let mut samples = Vec::new();
-        let mut timed_out = None;
-        let (reaped, wall) = loop {
-            crossbeam_channel::select! {
-                recv(exit) -> reaped => break reaped.map_err(|_| io::Error::other("the wait thread died"))?,
-                recv(deadline) -> _ => {
-                    timed_out = timeout;
-                    kill(pid);
-                }
-                recv(poll) -> _ => if stop.load(Ordering::SeqCst) {
-                    kill(pid);
-                },
-                recv(ticks) -> _ => if let Some((rss_kib, anon_huge_kib)) = rollup_kib(pid) {
-                    let t_ms = start.elapsed().as_millis().try_into().unwrap_or(u32::MAX);
-                    samples.push(Sample { t_ms, rss_kib, anon_huge_kib });
-                }
+    let (exited, exit) = crossbeam_channel::bounded(1);
+    std::thread::spawn(move || {
+        // Wait for the exit without reaping, so that the group id is still ours to kill:
+        // what is left of the group dies with the run.
+        let _ = exit_of(pid);
+        let wall = start.elapsed();
+        kill(pid);
+        let _ = exited.send((wait4(pid), wall));
+    });
+    let deadline = timeout.map_or_else(crossbeam_channel::never, crossbeam_channel::after);
+    let poll = crossbeam_channel::tick(STOP_POLL);
+    let ticks = sample.map_or_else(crossbeam_channel::never, crossbeam_channel::tick);
+    let mut samples = Vec::new();
+    let mut timed_out = None;
+    let (reaped, wall) = loop {
+        crossbeam_channel::select! {
+            recv(exit) -> reaped => break reaped.map_err(|_| io::Error::other("the wait thread died"))?,
+            recv(deadline) -> _ => {
+                timed_out = timeout;
+                kill(pid);
             }
-        };
-        // The group is dead (killed by the wait thread before it reaped the child).
-        super::watcher::unwatch(pid);
-        // Read as soon as the child is reaped, before the readers and the rest of the parent's
-        // bookkeeping add faults of their own.
-        let vmstat = vmstat_before
-            .zip(Counters::read())
-            .map(|(before, after)| after.since(&before));
-        let anon_huge_peak_kib = samples.iter().map(|s| s.anon_huge_kib).max().unwrap_or(0);
-        let timeline = sample.map(|interval| Timeline {
-            interval_ms: interval.as_millis().try_into().unwrap_or(u32::MAX),
-            samples,
-        });
-        let (status, usage) = reaped?;
-        let read_by = Instant::now() + READ_GRACE;
-        let mut output_held = false;
-        let mut collect = |reader: crossbeam_channel::Receiver<Captured>| {
-            reader.recv_deadline(read_by).unwrap_or_else(|_| {
-                output_held = true;
-                Captured::default()
-            })
-        };
-        let stdout = collect(stdout_reader);
-        let steal_s = match (steal_before, steal_seconds()) {
-            (Some(before), Some(after)) => Some((after - before).max(0.0)),
-            _ => None,
-        };
-        let stderr = collect(stderr_reader);
-        let exit = if libc::WIFSIGNALED(status) {
-            Exit::Signal(libc::WTERMSIG(status))
-        } else {
-            Exit::Code(libc::WEXITSTATUS(status))
-        };
-        Ok(Measurement {
-            exit,
-            timed_out,
-            wall,
-            rusage: usage,
-            started_unix_s,
-            steal_s,
-            stdout: stdout.kept,
-            stdout_digest: stdout.digest,
-            stderr: stderr.kept,
-            not_preloaded: stderr.not_preloaded,
-            anon_huge_peak_kib,
-            timeline,
-            vmstat,
-            output_held,
+            recv(poll) -> _ => if stop.load(Ordering::SeqCst) {
+                kill(pid);
+            },
+            recv(ticks) -> _ => if let Some((rss_kib, anon_huge_kib)) = rollup_kib(pid) {
+                let t_ms = start.elapsed().as_millis().try_into().unwrap_or(u32::MAX);
+                samples.push(Sample { t_ms, rss_kib, anon_huge_kib });
+            }
+        }
+    };
+    // The group is dead (killed by the wait thread before it reaped the child).
+    super::watcher::unwatch();
+    // Read as soon as the child is reaped, before the readers and the rest of the parent's
+    // bookkeeping add faults of their own.
+    let vmstat = vmstat_before
+        .zip(Counters::read())
+        .map(|(before, after)| after.since(&before));
+    let anon_huge_peak_kib = samples.iter().map(|s| s.anon_huge_kib).max().unwrap_or(0);
+    let timeline = sample.map(|interval| Timeline {
+        interval_ms: interval.as_millis().try_into().unwrap_or(u32::MAX),
+        samples,
+    });
+    let (status, usage) = reaped?;
+    let read_by = Instant::now() + READ_GRACE;
+    let mut output_held = false;
+    let mut collect = |reader: crossbeam_channel::Receiver<Captured>| {
+        reader.recv_deadline(read_by).unwrap_or_else(|_| {
+            output_held = true;
+            Captured::default()
         })
-    }
+    };
+    let stdout = collect(stdout_reader);
+    let steal_s = match (steal_before, steal_seconds()) {
+        (Some(before), Some(after)) => Some((after - before).max(0.0)),
+        _ => None,
+    };
+    let stderr = collect(stderr_reader);
+    let exit = if libc::WIFSIGNALED(status) {
+        Exit::Signal(libc::WTERMSIG(status))
+    } else {
+        Exit::Code(libc::WEXITSTATUS(status))
+    };
+    Ok(Measurement {
+        exit,
+        timed_out,
+        wall,
+        rusage: usage,
+        started_unix_s,
+        steal_s,
+        stdout: stdout.kept,
+        stdout_digest: stdout.digest,
+        stderr: stderr.kept,
+        not_preloaded: stderr.not_preloaded,
+        anon_huge_peak_kib,
+        timeline,
+        vmstat,
+        output_held,
+    })
 }
 
 /// SIGKILL to the process group our child leads, while the child is not yet reaped (the

@@ -41,7 +41,6 @@ pub fn continue_plan(settings: &mut Settings, previous: Settings, matches: &ArgM
         seed: defaulted(&["seed"]),
         warmup: defaulted(&["warmup"]),
         workload: defaulted(&["workload"]),
-        pairing: defaulted(&["pairing"]),
     }
     if !settings.contenders.contains(&settings.baseline) {
         settings.contenders.insert(0, settings.baseline);
@@ -135,7 +134,6 @@ pub fn check_resumable(
             asked.command != previous.command,
         ),
         ("seed", asked.seed != previous.seed),
-        ("pairing", asked.pairing != previous.pairing),
     ] {
         if differs {
             shrinks.push(format!("another {what}"));

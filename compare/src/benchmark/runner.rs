@@ -7,17 +7,14 @@
 //! than recorded half-measured.
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::benchmark::duet;
 use crate::benchmark::launcher::{Launcher, Request};
 use crate::benchmark::layout;
-use crate::benchmark::measure::{self, Exit, Measurement};
+use crate::benchmark::measure::{self, Exit};
 use crate::benchmark::quiet::QuietGate;
 use crate::benchmark::schedule::{self, Group, Slot};
-use crate::contender::Contender;
 use crate::export::{ExportError, Outputs};
 use crate::output::progress::Progress;
-use crate::results::pairing::{self, Pairing, Seat};
-use crate::results::{Results, Run, RunStatus, Settings};
+use crate::results::{Results, Run, RunStatus};
 
 /// How a bake-off ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,18 +96,13 @@ pub fn rounds_needed_now(results: &Results, group: Group) -> usize {
 fn missing(results: &Results, group: Group, round: usize) -> impl Iterator<Item = Slot> + '_ {
     let settings = &results.settings;
     let corpus = &settings.corpora[group.corpus];
-    schedule::round_slots(
-        &settings.slot_entrants(),
-        settings.seed,
-        group,
-        round,
-        false,
+    schedule::round_slots(&settings.entrants(), settings.seed, group, round, false).filter(
+        move |slot| {
+            results
+                .get(corpus, slot.contender, group.checkers)
+                .is_none_or(|set| set.runs.iter().all(|run| run.round != round))
+        },
     )
-    .filter(move |slot| {
-        results
-            .get(corpus, slot.contender, group.checkers)
-            .is_none_or(|set| set.runs.iter().all(|run| run.round != round))
-    })
 }
 
 fn pending_in(results: &Results, group: Group) -> Vec<Slot> {
@@ -124,7 +116,7 @@ fn pending_in(results: &Results, group: Group) -> Vec<Slot> {
     }
     (0..settings.warmup)
         .flat_map(|round| {
-            schedule::round_slots(&settings.slot_entrants(), settings.seed, group, round, true)
+            schedule::round_slots(&settings.entrants(), settings.seed, group, round, true)
         })
         .chain(measured)
         .collect()
@@ -134,7 +126,7 @@ fn pending_in(results: &Results, group: Group) -> Vec<Slot> {
 /// warm-ups of cells with work left included.
 fn upper_bound(results: &Results) -> usize {
     let settings = &results.settings;
-    let entrants = settings.slot_entrants().len();
+    let entrants = settings.entrants().len();
     groups(results)
         .into_iter()
         .map(|group| {
@@ -186,23 +178,16 @@ impl Runner<'_> {
         Ok(Outcome::Finished)
     }
 
-    /// Measures one slot and records it (warm-ups are measured only): one run alone, or,
-    /// with duets, the slot's entrant and a run of the baseline side by side.
+    /// Measures one slot and records it (warm-ups are measured only).
     fn run_one(&self, results: &mut Results, slot: &Slot) -> Result<Outcome, ExportError> {
         if self.stop.load(Ordering::SeqCst) {
             return Ok(Outcome::Interrupted);
         }
         let corpus = results.settings.corpora[slot.corpus].clone();
-        let side_by_side = results.settings.pairing == Pairing::Duet;
         let label = format!(
-            "{}{}{} · {} · round {}",
+            "{}{} · {} · round {}",
             if slot.warmup { "warm-up " } else { "" },
             slot.contender,
-            if side_by_side {
-                format!(" beside {}", results.settings.baseline)
-            } else {
-                String::new()
-            },
             results.settings.cell_label(&corpus, slot.checkers),
             slot.round + 1,
         );
@@ -213,64 +198,14 @@ impl Runner<'_> {
         if self.stop.load(Ordering::SeqCst) {
             return Ok(Outcome::Interrupted);
         }
-        let measured = if side_by_side {
-            self.duet(&results.settings, &corpus, slot)
-        } else {
-            self.alone(&results.settings, &corpus, slot)
-                .map(|run| vec![(slot.contender, run)])
-        };
-        let Some(runs) = measured else {
-            self.stop.store(true, Ordering::SeqCst);
-            return Ok(Outcome::Interrupted);
-        };
-        for (contender, mut run) in runs {
-            run.covariates.quiet = quiet;
-            if !run.status.is_ok() {
-                let whose = if side_by_side {
-                    format!(" ({contender})")
-                } else {
-                    String::new()
-                };
-                self.progress
-                    .warn(&format!("{label}{whose}: {}", run.status));
-            }
-            if !slot.warmup {
-                results.push(&corpus, contender, slot.checkers, run);
-            }
-        }
-        if !slot.warmup {
-            self.outputs.write_all(results)?;
-        }
-        Ok(Outcome::Finished)
-    }
-
-    /// The command of `contender`'s run in `slot`, with its layout padding.
-    fn command(
-        &self,
-        settings: &Settings,
-        request: &Request<'_>,
-        slot: &Slot,
-    ) -> (std::process::Command, usize) {
-        let mut command = self.launcher.command(request);
-        let padding = layout::padding_bytes(
-            settings.seed,
-            &Slot {
-                contender: request.contender,
-                ..*slot
-            },
-        );
-        layout::equalize(&mut command, padding);
-        (command, padding)
-    }
-
-    /// One run alone on the machine; `None` when it was interrupted.
-    fn alone(&self, settings: &Settings, corpus: &str, slot: &Slot) -> Option<Run> {
         let request = Request {
             contender: slot.contender,
-            corpus,
+            corpus: &corpus,
             checkers: slot.checkers,
         };
-        let (command, padding) = self.command(settings, &request, slot);
+        let mut command = self.launcher.command(&request);
+        let padding = layout::padding_bytes(results.settings.seed, slot);
+        layout::equalize(&mut command, padding);
         let measured = measure::measure_with(
             command,
             self.launcher.timeout(),
@@ -278,111 +213,26 @@ impl Runner<'_> {
             Some(measure::SAMPLE_INTERVAL),
             self.launcher.stdout(),
         );
-        if self.interrupted(&measured) {
-            return None;
+        // Ctrl-C reaches the child too, and it may die before our handler has run.
+        let child_interrupted = matches!(&measured, Ok(m) if m.exit == Exit::Signal(libc::SIGINT));
+        if child_interrupted || self.stop.load(Ordering::SeqCst) {
+            self.stop.store(true, Ordering::SeqCst);
+            return Ok(Outcome::Interrupted);
         }
-        Some(self.judged(&request, slot.round, measured, padding, None))
-    }
-
-    /// The slot's entrant and a run of the baseline started together, pinned one per CPU, on
-    /// the seats of [`pairing::seats`]: `(baseline, run)` and `(entrant, run)`, or `None`
-    /// when either was interrupted.
-    fn duet(
-        &self,
-        settings: &Settings,
-        corpus: &str,
-        slot: &Slot,
-    ) -> Option<Vec<(Contender, Run)>> {
-        let baseline = settings.baseline;
-        let index = settings
-            .slot_entrants()
-            .iter()
-            .position(|&c| c == slot.contender)
-            .unwrap_or(0);
-        let seats = pairing::seats(baseline, slot.contender, index, slot.round);
-        let cpus = match duet::cpus() {
-            Ok(cpus) => cpus,
-            Err(why) => {
-                let failed = || failed_to_start(slot.round, &std::io::Error::other(why.clone()));
-                return Some(vec![(baseline, failed()), (slot.contender, failed())]);
-            }
-        };
-        let sides = [(baseline, seats.0), (slot.contender, seats.1)].map(|(contender, seat)| {
-            let request = Request {
-                contender,
-                corpus,
-                checkers: slot.checkers,
-            };
-            let (mut command, padding) = self.command(settings, &request, slot);
-            duet::pin(&mut command, cpus[seat.cpu]);
-            (request, command, padding, seat)
-        });
-        let [mut first, mut second] = sides;
-        if !first.3.first {
-            std::mem::swap(&mut first, &mut second);
-        }
-        let (first_measured, second_measured) = measure::measure_two(
-            first.1,
-            second.1,
-            self.launcher.timeout(),
-            self.stop,
-            Some(measure::SAMPLE_INTERVAL),
-            self.launcher.stdout(),
-        );
-        if self.interrupted(&first_measured) | self.interrupted(&second_measured) {
-            return None;
-        }
-        let mut runs = vec![
-            (
-                first.0.contender,
-                self.judged(&first.0, slot.round, first_measured, first.2, Some(first.3)),
-            ),
-            (
-                second.0.contender,
-                self.judged(
-                    &second.0,
-                    slot.round,
-                    second_measured,
-                    second.2,
-                    Some(second.3),
-                ),
-            ),
-        ];
-        // The baseline's first, as the results file lists them.
-        runs.sort_by_key(|(contender, _)| *contender != baseline);
-        Some(runs)
-    }
-
-    /// Whether the run was stopped by Ctrl-C (which reaches the child too, and may kill it
-    /// before our handler has run) or by a stop asked for while it ran.
-    fn interrupted(&self, measured: &std::io::Result<Measurement>) -> bool {
-        matches!(measured, Ok(m) if m.exit == Exit::Signal(libc::SIGINT))
-            || self.stop.load(Ordering::SeqCst)
-    }
-
-    /// What the launcher makes of a measured run, with the layout padding and, in a duet, its
-    /// seat. **A duet's runs record no kernel events**: the machine-wide counters would hold
-    /// both runs' at once.
-    fn judged(
-        &self,
-        request: &Request<'_>,
-        round: usize,
-        measured: std::io::Result<Measurement>,
-        padding: usize,
-        seat: Option<Seat>,
-    ) -> Run {
         let mut run = match measured {
-            Ok(mut measured) => {
-                if seat.is_some() {
-                    measured.vmstat = None;
-                }
-                self.launcher.judge(request, round, &measured)
-            }
-            Err(error) => failed_to_start(round, &error),
+            Ok(measured) => self.launcher.judge(&request, slot.round, &measured),
+            Err(error) => failed_to_start(slot.round, &error),
         };
         run.covariates.env_padding_bytes = padding;
-        run.duet = seat;
-        run
+        run.covariates.quiet = quiet;
+        if !run.status.is_ok() {
+            self.progress.warn(&format!("{label}: {}", run.status));
+        }
+        if !slot.warmup {
+            results.push(&corpus, slot.contender, slot.checkers, run);
+            self.outputs.write_all(results)?;
+        }
+        Ok(Outcome::Finished)
     }
 }
 
@@ -398,6 +248,5 @@ fn failed_to_start(round: usize, error: &std::io::Error) -> Run {
         covariates: Default::default(),
         kernel: None,
         memory: None,
-        duet: None,
     }
 }

@@ -4,10 +4,9 @@
 //! what it started in the background stays in its group and would live on after a
 //! `kill -9` of compare. So a bake-off forks a watcher before its first run: a process that
 //! holds the read end of a pipe whose write end only compare holds (close-on-exec, so no child
-//! keeps it open). Compare writes each run's process group as the run starts and its negation
-//! once it has been reaped and its group killed (a duet has two runs at once). When the pipe
-//! closes, because compare exited in whatever way, the watcher kills every group still
-//! running with SIGKILL and exits. A
+//! keeps it open). Compare writes each run's process group as the run starts and 0 once it
+//! has been reaped and its group killed. When the pipe closes, because compare exited in
+//! whatever way, the watcher kills the group it was last given with SIGKILL and exits. A
 //! process that leaves its group (`setsid`, `setpgid`) is out of its reach, as it is out of
 //! the reach of the group kill that ends every run.
 use std::fs::File;
@@ -60,14 +59,10 @@ pub fn watch(group: libc::pid_t) {
     tell(group);
 }
 
-/// Tells the watcher that the run leading `group` has ended and its group was killed.
-pub fn unwatch(group: libc::pid_t) {
-    tell(-group);
+/// Tells the watcher that the run it was last given has ended and its group was killed.
+pub fn unwatch() {
+    tell(0);
 }
-
-/// The most runs the watcher keeps at once (a duet is two); a run beyond them is not
-/// watched, and still dies with its group's kill at its end and with PR_SET_PDEATHSIG.
-const WATCHED: usize = 16;
 
 fn tell(group: libc::pid_t) {
     if let Some(pipe) = WATCHER.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
@@ -76,8 +71,7 @@ fn tell(group: libc::pid_t) {
     }
 }
 
-/// The watcher's whole life: read process groups until the pipe closes, then kill those
-/// still running.
+/// The watcher's whole life: read process groups until the pipe closes, then kill the last.
 ///
 /// # Safety
 /// Call only in a child just forked by [`start`], with `read` the pipe's read end.
@@ -96,7 +90,7 @@ unsafe fn keep_watch(read: libc::c_int) -> ! {
                 libc::close(fd);
             }
         }
-        let mut groups: [libc::pid_t; WATCHED] = [0; WATCHED];
+        let mut group: libc::pid_t = 0;
         let mut bytes = [0u8; 4];
         let mut filled = 0;
         loop {
@@ -113,19 +107,12 @@ unsafe fn keep_watch(read: libc::c_int) -> ! {
             }
             filled += n as usize;
             if filled == bytes.len() {
-                let told = libc::pid_t::from_ne_bytes(bytes);
+                group = libc::pid_t::from_ne_bytes(bytes);
                 filled = 0;
-                // A start takes a free place, an end frees the group's.
-                let (find, put) = if told > 0 { (0, told) } else { (-told, 0) };
-                if let Some(place) = groups.iter_mut().find(|g| **g == find) {
-                    *place = put;
-                }
             }
         }
-        for &group in &groups {
-            if group > 0 {
-                libc::kill(-group, libc::SIGKILL);
-            }
+        if group > 0 {
+            libc::kill(-group, libc::SIGKILL);
         }
         libc::_exit(0)
     }

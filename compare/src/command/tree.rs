@@ -201,7 +201,6 @@ pub fn trace(
             }
         }
     };
-    crate::benchmark::watcher::unwatch(root);
     let mut tree = tree?;
     tree.timed_out = timed_out;
     Ok(tree)

@@ -7,7 +7,7 @@ use super::scaling;
 use super::{ExportError, Exporter};
 use crate::output::kernel;
 use crate::output::table::{self, Detail};
-use crate::results::{Pairing, Results};
+use crate::results::Results;
 use crate::studies::reproduce;
 
 pub struct MarkdownExporter;
@@ -37,17 +37,9 @@ pub fn plan(settings: &crate::results::Settings) -> String {
             table::plural(settings.min_runs)
         ),
     };
-    let each = match settings.pairing {
-        Pairing::Sequential => "each round every contender once",
-        Pairing::Duet => {
-            "each round every contender once side by side with a run of the baseline (a duet: \
-             the two started together, pinned one per CPU, CPU and start order counterbalanced \
-             over every four rounds; the kernel's machine-wide counters are not recorded)"
-        }
-    };
     format!(
-        "{rounds} per corpus and checker count, {each} in an order shuffled from seed {} \
-         (after {} warm-up round{}); baseline {}{}.",
+        "{rounds} per corpus and checker count, each round every contender once in an order \
+         shuffled from seed {} (after {} warm-up round{}); baseline {}{}.",
         settings.seed,
         settings.warmup,
         table::plural(settings.warmup),
@@ -118,16 +110,8 @@ pub fn render_with(results: &Results, figures: &[Figure], curves: &[scaling::Fig
          gets a verdict is marked UNRELIABLE. RSS is the child's own peak (VmHWM); minor \
          faults are medians, baseline -> contender. `rounds` counts the rounds paired with \
          the baseline (and, where the precision asked for was not reached, the rounds the \
-         spread says it needs); `ok` counts the runs in the figures.{}\n",
+         spread says it needs); `ok` counts the runs in the figures.\n",
         settings.baseline,
-        match settings.pairing {
-            Pairing::Sequential => "",
-            Pairing::Duet => {
-                " Runs were paired as duets: each contender's run is divided by the baseline's \
-                 run started beside it, and the baseline's row holds every such run (one a \
-                 contender a round)."
-            }
-        },
     );
     for section in table::sections(results, Detail::Wide) {
         let _ = writeln!(

@@ -65,19 +65,13 @@ pub struct Paired {
     pub rounds: usize,
 }
 
-/// The paired ratio of `get` between the runs of `contender` and those of `baseline` (who is
-/// who: `names`) over the rounds both ran successfully, each run against its partner
-/// ([`Run::partner`]); `None` with fewer than 3 such rounds.
-pub fn paired(
-    names: (Contender, Contender),
-    contender: &[&Run],
-    baseline: &[&Run],
-    get: fn(&Run) -> f64,
-) -> Option<Paired> {
+/// The paired ratio of `get` between `contender` and `baseline` over the rounds both ran
+/// successfully; `None` with fewer than 3 such rounds.
+pub fn paired(contender: &[&Run], baseline: &[&Run], get: fn(&Run) -> f64) -> Option<Paired> {
     let logs: Vec<f64> = contender
         .iter()
         .filter_map(|c| {
-            let b = c.partner(names.0, names.1, baseline.iter().copied())?;
+            let b = baseline.iter().find(|b| b.round == c.round)?;
             let (x, y) = (get(c), get(b));
             (x > 0.0 && y > 0.0).then(|| (x / y).ln())
         })
@@ -139,7 +133,6 @@ pub fn table(results: &Results, corpus: &str, checkers: usize) -> Table {
             .iter()
             .map(|p| {
                 let runs = results.ok_runs(corpus, p.contender, checkers);
-                let names = (p.contender, baseline);
                 vec![
                     p.contender.to_string(),
                     count(p.minor_faults),
@@ -148,8 +141,8 @@ pub fn table(results: &Results, corpus: &str, checkers: usize) -> Table {
                     }),
                     format!("{:.1}", p.rss_mib),
                     reference.map_or("-".into(), |r| format!("{:+.1}", p.rss_mib - r.rss_mib)),
-                    paired_cell(paired(names, &runs, &base_runs, |r| r.figures.wall_s)),
-                    paired_cell(paired(names, &runs, &base_runs, |r| r.figures.sys_s)),
+                    paired_cell(paired(&runs, &base_runs, |r| r.figures.wall_s)),
+                    paired_cell(paired(&runs, &base_runs, |r| r.figures.sys_s)),
                     p.ok_runs.to_string(),
                 ]
             })
@@ -225,7 +218,6 @@ mod tests {
             covariates: Default::default(),
             kernel: None,
             memory: None,
-            duet: None,
         }
     }
 
@@ -236,7 +228,6 @@ mod tests {
         let base: Vec<Run> = (0..9).map(|r| run(r, 1.0 + r as f64)).collect();
         let fast: Vec<Run> = (0..9).map(|r| run(r, 0.9 * (1.0 + r as f64))).collect();
         let p = paired(
-            (Contender::SLICE_HYBRID, Contender::SLICE_NOHUGE),
             &fast.iter().collect::<Vec<_>>(),
             &base.iter().collect::<Vec<_>>(),
             |r| r.figures.wall_s,
@@ -252,7 +243,6 @@ mod tests {
         let base: Vec<Run> = (0..4).map(|r| run(r, 1.0)).collect();
         let other: Vec<Run> = (2..8).map(|r| run(r, 2.0)).collect();
         let p = paired(
-            (Contender::SLICE_HYBRID, Contender::SLICE_NOHUGE),
             &other.iter().collect::<Vec<_>>(),
             &base.iter().collect::<Vec<_>>(),
             |r| r.figures.wall_s,

@@ -110,7 +110,6 @@ pub fn settings(
         outputs: Default::default(),
         command: None,
         workload,
-        pairing: Default::default(),
     }
 }
 

@@ -201,30 +201,6 @@ fn a_contenders_file_with_an_unknown_field_is_named() {
 }
 
 #[test]
-fn duets_of_the_checker_at_several_checkers_are_refused_as_they_would_pin_parallel_runs() {
-    fails_saying(
-        &["--pairing", "duet", "--checkers", "1,8"],
-        &["--pairing duet", "8 checkers", "--pairing sequential"],
-    );
-}
-
-#[test]
-fn duets_with_nothing_to_pair_the_baseline_with_are_refused() {
-    fails_saying(
-        &[
-            "--pairing",
-            "duet",
-            "--contenders",
-            "slice-nohuge",
-            "--no-control",
-            "--checkers",
-            "1",
-        ],
-        &["--pairing duet", "no entrant besides the baseline"],
-    );
-}
-
-#[test]
 fn a_precision_for_a_corpus_the_plan_does_not_measure_is_refused_naming_it() {
     fails_saying(
         &["--precision-for", "typeorm=3", "--checkers", "1"],

@@ -28,9 +28,6 @@ pub enum Behaviour {
     WrongPolicy,
     /// Prints an honest report whose slice statistics this function changed.
     SliceStats(fn(&mut SliceReport)),
-    /// Runs this shell script (the contender's name in `$FAKE_CONTENDER`, the round's
-    /// launch count in `$FAKE_LAUNCH`), then prints an honest report.
-    Script(String),
 }
 
 /// Launches fake children and remembers every request.
@@ -135,20 +132,6 @@ impl Launcher for FakeLauncher {
                     .args(["-c", "printf '%s\\n' \"$FAKE_REPORT\""])
                     .env("FAKE_REPORT", json);
             }
-            Behaviour::Script(script) => {
-                let json = serde_json::to_string(&report(
-                    request.contender,
-                    request.corpus,
-                    request.checkers,
-                    DIGEST,
-                ))
-                .unwrap();
-                command
-                    .args(["-c", &format!("{script}\nprintf '%s\\n' \"$FAKE_REPORT\"")])
-                    .env("FAKE_REPORT", json)
-                    .env("FAKE_CONTENDER", &name)
-                    .env("FAKE_LAUNCH", launched.len().to_string());
-            }
             Behaviour::Crash => {
                 command.args(["-c", "echo 'about to crash' >&2; kill -SEGV $$"]);
             }
@@ -203,7 +186,6 @@ pub fn plan(contenders: &[&str], checkers: &[usize], runs: usize, warmup: usize)
             corpus_digests: Default::default(),
             outputs: Default::default(),
             workload: Default::default(),
-            pairing: Default::default(),
             command: None,
         },
     )
@@ -285,6 +267,5 @@ pub fn run(round: usize, wall_s: f64, rss_kib: u64, minor_faults: u64) -> Run {
         covariates: Default::default(),
         kernel: None,
         memory: None,
-        duet: None,
     }
 }

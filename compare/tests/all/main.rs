@@ -4,7 +4,6 @@ mod careless;
 mod child_builds;
 mod children;
 mod command;
-mod duet;
 mod fake;
 mod kernel_events;
 mod knobs;

@@ -305,47 +305,6 @@ fn no_process_of_a_command_outlives_a_killed_compare() {
 }
 
 #[test]
-fn no_process_of_either_run_of_a_duet_outlives_a_killed_compare() {
-    let dir = tempfile::tempdir().unwrap();
-    let command = hanging_from(2, "sleep 300 & echo $! >> background.pids; wait");
-    // The baseline and its control side by side: both runs hang at once.
-    let mut bakeoff = Command::new(env!("CARGO_BIN_EXE_compare"))
-        .args(["--command", &command, "--contenders", "system"])
-        .args(["--baseline", "system", "--warmup", "0", "--no-calibration"])
-        .args(["--pairing", "duet", "--runs", "1", "--json", "runs.json"])
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = std::time::Instant::now();
-    let background: Vec<libc::pid_t> = loop {
-        let pids: Vec<libc::pid_t> = std::fs::read_to_string(dir.path().join("background.pids"))
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|line| line.trim().parse().ok())
-            .collect();
-        if pids.len() == 2 {
-            break pids;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "no duet started: {pids:?}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    signal(&bakeoff, libc::SIGKILL);
-    bakeoff.wait().unwrap();
-    for pid in background {
-        assert!(
-            gone_within(pid, Duration::from_secs(10)),
-            "{pid} outlived compare"
-        );
-    }
-}
-
-#[test]
 fn a_report_from_an_unfinished_file_says_it_is_unfinished() {
     let dir = tempfile::tempdir().unwrap();
     let command = hanging_from(2, "exec sleep 300");
