@@ -142,6 +142,12 @@ impl Settings {
         {
             return Err("settings.precision_pct is not a positive percentage".to_string());
         }
+        self.check_precision_by_corpus()
+    }
+
+    /// Whether every corpus given its own precision (`--precision-for`) is one of the plan's,
+    /// in a plan run to a precision, at a positive percentage.
+    pub fn check_precision_by_corpus(&self) -> Result<(), String> {
         for (corpus, precision) in &self.precision_by_corpus {
             if !self.corpora.contains(corpus) {
                 return Err(format!(

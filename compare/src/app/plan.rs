@@ -157,10 +157,9 @@ pub(super) fn bakeoff(args: &BakeoffArgs, matches: &ArgMatches) -> Result<Settin
 
 /// `--precision-for` must name the plan's corpora, in a plan run to a precision.
 fn check_precision_for(settings: &Settings) -> Result<()> {
-    if settings.precision_by_corpus.is_empty() {
-        return Ok(());
-    }
-    settings.validate().map_err(anyhow::Error::msg)
+    settings
+        .check_precision_by_corpus()
+        .map_err(anyhow::Error::msg)
 }
 
 /// A corpus as the plan records it: a folder as its absolute path, so that resuming from
