@@ -54,7 +54,8 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Reproduce(args)) => {
-            let (settings, outputs) = plan::reproduce(&args)?;
+            let own = matches.subcommand().map_or(matches, |(_, own)| own);
+            let (settings, outputs) = plan::reproduce(&args, own)?;
             bakeoff(settings, &args.schedule, outputs, args.terminal.detail())
         }
         None => {
@@ -394,4 +395,94 @@ fn report(args: ReportArgs) -> Result<ExitCode> {
         report::render_text(&results, args.outputs.terminal.detail())
     );
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workload::WorkloadKind;
+
+    /// A shard of a tsc reproduce plan, as `compare reproduce --workload tsc --checkers 1
+    /// --precision 2 --precision-for typeorm=3 --min-runs 6 --max-runs 40 --seed 2061
+    /// --shard 3/5` writes it before its first run.
+    fn tsc_shard(dir: &Path) -> PathBuf {
+        let tsc = WorkloadKind::from_name("tsc").unwrap();
+        let mut settings = crate::studies::reproduce::settings(tsc, false, 6, 1);
+        settings.checkers = vec![1];
+        settings.max_runs = Some(40);
+        settings.precision_pct = Some(2.0);
+        settings.precision_by_corpus = [("typeorm".to_string(), 3.0)].into();
+        settings.seed = 2061;
+        let mut results = Results::new(Environment::default(), settings);
+        results.shard =
+            Some(shard::record(&results.settings, Shard { index: 3, count: 5 }).unwrap());
+        let path = dir.join("shard-3-of-5.json");
+        Outputs::new()
+            .with(Format::Json, Some(&path))
+            .write_all(&results)
+            .unwrap();
+        path
+    }
+
+    /// `compare reproduce ARGS` planned and opened as `run` does it.
+    fn resume(args: &[&str]) -> (Result<Results>, Outputs) {
+        let matches = Cli::command()
+            .try_get_matches_from(["compare", "reproduce"].iter().chain(args))
+            .unwrap();
+        let Some(Command::Reproduce(reproduce)) = Cli::from_arg_matches(&matches).unwrap().command
+        else {
+            panic!("not parsed as reproduce: {args:?}");
+        };
+        let own = matches.subcommand().unwrap().1;
+        let (settings, mut outputs) = plan::reproduce(&reproduce, own).unwrap();
+        let results = open_results(settings, &reproduce.schedule, &mut outputs);
+        (results, outputs)
+    }
+
+    #[test]
+    fn a_reproduce_resumed_by_its_file_alone_runs_the_recorded_plan_and_writes_back_to_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tsc_shard(dir.path());
+        let (results, outputs) = resume(&["--resume", path.to_str().unwrap()]);
+        let results = results.unwrap();
+        let settings = &results.settings;
+        assert_eq!(settings.workload, WorkloadKind::from_name("tsc").unwrap());
+        assert_eq!(
+            (
+                settings.seed,
+                settings.min_runs,
+                settings.max_runs,
+                settings.precision_pct
+            ),
+            (2061, 6, Some(40), Some(2.0))
+        );
+        assert_eq!(settings.precision_by_corpus.get("typeorm"), Some(&3.0));
+        assert_eq!(settings.checkers, vec![1]);
+        assert!(
+            settings
+                .contenders
+                .iter()
+                .any(|c| c.to_string() == "slice-adaptive")
+        );
+        assert_eq!(
+            results.shard.as_ref().map(|s| s.shard().to_string()),
+            Some("3/5".into())
+        );
+        assert_eq!(outputs.path(Format::Json), Some(path.as_path()));
+        assert_eq!(
+            outputs.path(Format::Markdown),
+            None,
+            "a shard writes its runs only"
+        );
+    }
+
+    #[test]
+    fn a_reproduce_resumed_with_another_seed_is_refused_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = tsc_shard(dir.path());
+        let (results, _) = resume(&["--resume", path.to_str().unwrap(), "--seed", "7"]);
+        let why = format!("{:#}", results.expect_err("another seed is another plan"));
+        assert!(why.contains("another seed"), "{why}");
+        assert!(why.contains("resume without these options"), "{why}");
+    }
 }

@@ -15,11 +15,24 @@ use crate::results::{Results, Settings};
 use crate::studies::reproduce;
 
 /// `compare reproduce`: the publication's matrix as asked, and the files it writes (under
-/// `docs/` unless named; a shard writes its runs only).
-pub(super) fn reproduce(args: &ReproduceArgs) -> Result<(Settings, Outputs)> {
+/// `docs/` unless named; a shard writes its runs only). Resumed, it runs the plan the file
+/// records, where the command line does not say otherwise, and writes the files the file
+/// names (its runs back to it) where the command line names none.
+pub(super) fn reproduce(args: &ReproduceArgs, matches: &ArgMatches) -> Result<(Settings, Outputs)> {
+    let previous = match &args.schedule.resume {
+        Some(path) => Some(Results::load(path)?.settings),
+        None => None,
+    };
+    // The matrix's contenders are the workload's: a resumed file's unless --workload is given.
+    let workload = match &previous {
+        Some(previous) if matches.value_source("workload") != Some(ValueSource::CommandLine) => {
+            previous.workload
+        }
+        _ => args.workload,
+    };
     let (min_runs, max_runs, precision_pct) = args.schedule.rounds(reproduce::ROUNDS);
     let mut settings = reproduce::settings(
-        args.workload,
+        workload,
         args.ablations,
         min_runs,
         args.schedule.warmup as usize,
@@ -29,7 +42,6 @@ pub(super) fn reproduce(args: &ReproduceArgs) -> Result<(Settings, Outputs)> {
     settings.precision_by_corpus = args.schedule.precision_by_corpus();
     settings.control = !args.schedule.no_control;
     settings.seed = args.schedule.seed();
-    check_rounds(&mut settings, reproduce::ROUNDS)?;
     if !args.corpus.is_empty() {
         for corpus in &args.corpus {
             if !reproduce::CORPORA.contains(&corpus.as_str()) {
@@ -44,6 +56,11 @@ pub(super) fn reproduce(args: &ReproduceArgs) -> Result<(Settings, Outputs)> {
     if !args.checkers.is_empty() {
         settings.checkers = args.checkers.iter().map(|&n| n as usize).collect();
     }
+    let resumed = previous.is_some();
+    if let Some(previous) = previous {
+        continue_plan(&mut settings, previous, matches);
+    }
+    check_rounds(&mut settings, reproduce::ROUNDS)?;
     check_precision_for(&settings)?;
     let default = |stem: &str, ext: &str| {
         let suffix = match args.workload {
@@ -56,11 +73,12 @@ pub(super) fn reproduce(args: &ReproduceArgs) -> Result<(Settings, Outputs)> {
         });
         PathBuf::from(format!("docs/{stem}{suffix}{shard}.{ext}"))
     };
-    let whole = args.schedule.shard.is_none();
+    // A resumed plan's files are the ones it recorded (`open_results` fills them in).
+    let whole = args.schedule.shard.is_none() && !resumed;
     let json = args
         .json
         .clone()
-        .unwrap_or_else(|| default("results", "json"));
+        .or_else(|| (!resumed).then(|| default("results", "json")));
     let markdown = args
         .markdown
         .clone()
@@ -70,7 +88,7 @@ pub(super) fn reproduce(args: &ReproduceArgs) -> Result<(Settings, Outputs)> {
         .clone()
         .or_else(|| whole.then(|| default("results", "svg")));
     let outputs = Outputs::new()
-        .with(Format::Json, Some(&json))
+        .with(Format::Json, json.as_deref())
         .with(Format::Csv, args.csv.as_deref())
         .with(Format::Markdown, markdown.as_deref())
         .with(Format::Svg, svg.as_deref());

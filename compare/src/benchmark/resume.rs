@@ -9,16 +9,17 @@ use clap::parser::ValueSource;
 use crate::contender::Contender;
 use crate::results::{RoundDefaults, Settings};
 
-/// A resumed bake-off keeps the plan of the file it continues, except where the command
-/// line says otherwise.
+/// A resumed bake-off (or reproduce) keeps the plan of the file it continues, except where
+/// the command line says otherwise. `matches` are the command's own: an option it does not
+/// have (reproduce has no `--contenders`, a bake-off no `--ablations`) counts as not given.
 pub fn continue_plan(settings: &mut Settings, previous: Settings, matches: &ArgMatches) {
-    let defaulted = |ids: &[&str]| {
-        ids.iter().all(|id| {
-            matches
+    let given = |id: &&str| {
+        matches.try_get_raw(id).is_ok()
+            && matches
                 .value_source(id)
-                .is_none_or(|s| s == ValueSource::DefaultValue)
-        })
+                .is_some_and(|s| s != ValueSource::DefaultValue)
     };
+    let defaulted = |ids: &[&str]| !ids.iter().any(given);
     let rounds = defaulted(&["runs"]);
     // Each setting takes the resumed file's value where its options were not given.
     macro_rules! keep {
@@ -31,7 +32,7 @@ pub fn continue_plan(settings: &mut Settings, previous: Settings, matches: &ArgM
     keep! {
         corpora: defaulted(&["corpus", "commands"]),
         checkers: defaulted(&["checkers"]) && settings.command.is_none(),
-        contenders: defaulted(&["contenders"]),
+        contenders: defaulted(&["contenders", "ablations"]),
         baseline: defaulted(&["baseline"]),
         min_runs: rounds && defaulted(&["min_runs"]),
         max_runs: rounds && defaulted(&["max_runs"]),

@@ -737,6 +737,56 @@ fn dry(mut command: Command, bin: &Path, vars: &[(&str, String)], dir: &Path) ->
 }
 
 #[test]
+fn a_reproduce_shard_resumed_by_its_file_alone_goes_on_with_its_recorded_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let tsc = WorkloadKind::from_name("tsc").unwrap();
+    let mut settings = compare::studies::reproduce::settings(tsc, false, 6, 1);
+    settings.checkers = vec![1];
+    settings.max_runs = Some(40);
+    settings.precision_pct = Some(2.0);
+    settings.seed = 2061;
+    let mut results = Results::new(Default::default(), settings);
+    results.shard = Some(shard::record(&results.settings, Shard { index: 3, count: 5 }).unwrap());
+    let file = dir.path().join("shard-3-of-5.json");
+    Outputs::new()
+        .with(Format::Json, Some(&file))
+        .write_all(&results)
+        .unwrap();
+    let before = std::fs::read(&file).unwrap();
+
+    // No --workload, --seed, rounds or --shard: all of them are the file's.
+    let out = Command::new(COMPARE)
+        .args(["reproduce", "--dry-run", "--resume"])
+        .arg(&file)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = ok(&out);
+    assert!(
+        text.starts_with("shard 3/5 runs 1 of the plan's 5 cells"),
+        "{text}"
+    );
+    assert!(text.contains("· 1 checker · tsc: ~"), "{text}");
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        before,
+        "a dry run writes nothing"
+    );
+
+    let out = Command::new(COMPARE)
+        .args(["reproduce", "--dry-run", "--seed", "7", "--resume"])
+        .arg(&file)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && stderr.contains("another seed"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn the_gnu_parallel_example_runs_each_shard_once_locally_and_by_ssh_and_merges_them_all() {
     let text = std::fs::read_to_string(data("shard-parallel.sh")).unwrap();
     let bin = dry_compare();
