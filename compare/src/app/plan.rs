@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use clap::ArgMatches;
 use clap::parser::ValueSource;
 
-use crate::benchmark::resume::{check_rounds, continue_plan};
+use crate::benchmark::resume::{check_rounds, continue_plan, given};
 use crate::cli::{BAKEOFF_ROUNDS, BakeoffArgs, ReproduceArgs};
 use crate::contender::{self, Contender};
 use crate::export::{Format, Outputs};
@@ -25,9 +25,7 @@ pub(super) fn reproduce(args: &ReproduceArgs, matches: &ArgMatches) -> Result<(S
     };
     // The matrix's contenders are the workload's: a resumed file's unless --workload is given.
     let workload = match &previous {
-        Some(previous) if matches.value_source("workload") != Some(ValueSource::CommandLine) => {
-            previous.workload
-        }
+        Some(previous) if !given(matches, "workload") => previous.workload,
         _ => args.workload,
     };
     let (min_runs, max_runs, precision_pct) = args.schedule.rounds(reproduce::ROUNDS);

@@ -9,17 +9,20 @@ use clap::parser::ValueSource;
 use crate::contender::Contender;
 use crate::results::{RoundDefaults, Settings};
 
+/// Whether the option `id` was given (not left to its default). `matches` are the command's
+/// own: an option it does not have (reproduce has no `--contenders`, a bake-off no
+/// `--ablations`) counts as not given.
+pub fn given(matches: &ArgMatches, id: &str) -> bool {
+    matches.try_get_raw(id).is_ok()
+        && matches
+            .value_source(id)
+            .is_some_and(|s| s != ValueSource::DefaultValue)
+}
+
 /// A resumed bake-off (or reproduce) keeps the plan of the file it continues, except where
-/// the command line says otherwise. `matches` are the command's own: an option it does not
-/// have (reproduce has no `--contenders`, a bake-off no `--ablations`) counts as not given.
+/// the command line says otherwise ([`given`]).
 pub fn continue_plan(settings: &mut Settings, previous: Settings, matches: &ArgMatches) {
-    let given = |id: &&str| {
-        matches.try_get_raw(id).is_ok()
-            && matches
-                .value_source(id)
-                .is_some_and(|s| s != ValueSource::DefaultValue)
-    };
-    let defaulted = |ids: &[&str]| !ids.iter().any(given);
+    let defaulted = |ids: &[&str]| !ids.iter().any(|id| given(matches, id));
     let rounds = defaulted(&["runs"]);
     // Each setting takes the resumed file's value where its options were not given.
     macro_rules! keep {
