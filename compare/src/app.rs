@@ -55,14 +55,25 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
         }
         Some(Command::Reproduce(args)) => {
             let own = matches.subcommand().map_or(matches, |(_, own)| own);
-            let (settings, outputs) = plan::reproduce(&args, own)?;
-            bakeoff(settings, &args.schedule, outputs, args.terminal.detail())
+            let resumed = load_resumed(&args.schedule)?;
+            let (settings, outputs) =
+                plan::reproduce(&args, own, resumed.as_ref().map(|(_, r)| &r.settings))?;
+            bakeoff(
+                settings,
+                resumed,
+                &args.schedule,
+                outputs,
+                args.terminal.detail(),
+            )
         }
         None => {
             let args = cli.bakeoff;
-            let settings = plan::bakeoff(&args, matches)?;
+            let resumed = load_resumed(&args.schedule)?;
+            let settings =
+                plan::bakeoff(&args, matches, resumed.as_ref().map(|(_, r)| &r.settings))?;
             bakeoff(
                 settings,
+                resumed,
                 &args.schedule,
                 outputs(&args.outputs),
                 args.outputs.terminal.detail(),
@@ -140,14 +151,24 @@ fn outputs(args: &OutputArgs) -> Outputs {
         .with(Format::Svg, args.svg.as_deref())
 }
 
+/// The `--resume` file, read once: its plan continues the command line's, and its runs
+/// are the ones a bake-off goes on from.
+fn load_resumed(schedule: &ScheduleArgs) -> Result<Option<(&Path, Results)>> {
+    match schedule.resume.as_deref() {
+        Some(path) => Ok(Some((path, Results::load(path)?))),
+        None => Ok(None),
+    }
+}
+
 /// Checks every input, then runs the plan (or what is left of it).
 fn bakeoff(
     settings: Settings,
+    resumed: Option<(&Path, Results)>,
     schedule: &ScheduleArgs,
     mut outputs: Outputs,
     detail: Detail,
 ) -> Result<ExitCode> {
-    let mut results = open_results(settings, schedule, &mut outputs)?;
+    let mut results = open_results(settings, resumed, schedule, &mut outputs)?;
     results.refresh();
     apply_shard(&mut results, schedule)?;
     if schedule.dry_run {
@@ -168,16 +189,17 @@ fn bakeoff(
     finish(&results, &outputs, outcome, &interrupt, detail)
 }
 
-/// The results a bake-off starts from: the resumed file's, its plan continued by `settings`
-/// and its outputs kept where the command line names none, or a new set.
+/// The results a bake-off starts from: the resumed file's (`resumed`, read from
+/// `--resume`), its plan continued by `settings` and its outputs kept where the command line
+/// names none, or a new set.
 fn open_results(
     settings: Settings,
+    resumed: Option<(&Path, Results)>,
     schedule: &ScheduleArgs,
     outputs: &mut Outputs,
 ) -> Result<Results> {
-    Ok(match &schedule.resume {
-        Some(path) => {
-            let previous = Results::load(path)?;
+    Ok(match resumed {
+        Some((path, previous)) => {
             previous.settings.validate().map_err(|why| {
                 anyhow::anyhow!(
                     "cannot resume {}: its plan cannot run ({why}); was it edited by hand?",
@@ -434,8 +456,10 @@ mod tests {
             panic!("not parsed as reproduce: {args:?}");
         };
         let own = matches.subcommand().unwrap().1;
-        let (settings, mut outputs) = plan::reproduce(&reproduce, own).unwrap();
-        let results = open_results(settings, &reproduce.schedule, &mut outputs);
+        let resumed = load_resumed(&reproduce.schedule).unwrap();
+        let (settings, mut outputs) =
+            plan::reproduce(&reproduce, own, resumed.as_ref().map(|(_, r)| &r.settings)).unwrap();
+        let results = open_results(settings, resumed, &reproduce.schedule, &mut outputs);
         (results, outputs)
     }
 

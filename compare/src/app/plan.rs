@@ -11,18 +11,20 @@ use crate::benchmark::resume::{check_rounds, continue_plan, given};
 use crate::cli::{BAKEOFF_ROUNDS, BakeoffArgs, ReproduceArgs};
 use crate::contender::{self, Contender};
 use crate::export::{Format, Outputs};
-use crate::results::{Results, Settings};
+use crate::results::Settings;
 use crate::studies::reproduce;
 
 /// `compare reproduce`: the publication's matrix as asked, and the files it writes (under
 /// `docs/` unless named; a shard writes its runs only). Resumed, it runs the plan the file
 /// records, where the command line does not say otherwise, and writes the files the file
-/// names (its runs back to it) where the command line names none.
-pub(super) fn reproduce(args: &ReproduceArgs, matches: &ArgMatches) -> Result<(Settings, Outputs)> {
-    let previous = match &args.schedule.resume {
-        Some(path) => Some(Results::load(path)?.settings),
-        None => None,
-    };
+/// names (its runs back to it) where the command line names none. `resumed` is the plan of
+/// the `--resume` file, loaded once by the caller.
+pub(super) fn reproduce(
+    args: &ReproduceArgs,
+    matches: &ArgMatches,
+    resumed: Option<&Settings>,
+) -> Result<(Settings, Outputs)> {
+    let previous = resumed.cloned();
     // The matrix's contenders are the workload's: a resumed file's unless --workload is given.
     let workload = match &previous {
         Some(previous) if !given(matches, "workload") => previous.workload,
@@ -100,8 +102,13 @@ pub(super) fn reproduce(args: &ReproduceArgs, matches: &ArgMatches) -> Result<(S
 }
 
 /// A bake-off's plan: the contenders (from the command line or a contenders file), the
-/// corpora or commands, the checker counts and rounds; a resumed plan continued.
-pub(super) fn bakeoff(args: &BakeoffArgs, matches: &ArgMatches) -> Result<Settings> {
+/// corpora or commands, the checker counts and rounds; a resumed plan (`resumed`, the
+/// `--resume` file's, loaded once by the caller) continued.
+pub(super) fn bakeoff(
+    args: &BakeoffArgs,
+    matches: &ArgMatches,
+    resumed: Option<&Settings>,
+) -> Result<Settings> {
     let from_file = match &args.contenders_file {
         Some(path) => Some(contender::file::load(path)?),
         None => None,
@@ -161,8 +168,7 @@ pub(super) fn bakeoff(args: &BakeoffArgs, matches: &ArgMatches) -> Result<Settin
         command: command.map(|(_, settings)| settings),
         workload: args.workload,
     };
-    if let Some(path) = &args.schedule.resume {
-        let previous = Results::load(path)?.settings;
+    if let Some(previous) = resumed.cloned() {
         crate::command::cli::continue_workload(&mut settings, &previous, matches);
         continue_plan(&mut settings, previous, matches);
     }
