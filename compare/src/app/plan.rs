@@ -24,9 +24,8 @@ pub(super) fn reproduce(
     matches: &ArgMatches,
     resumed: Option<&Settings>,
 ) -> Result<(Settings, Outputs)> {
-    let previous = resumed.cloned();
     // The matrix's contenders are the workload's: a resumed file's unless --workload is given.
-    let workload = match &previous {
+    let workload = match resumed {
         Some(previous) if !given(matches, "workload") => previous.workload,
         _ => args.workload,
     };
@@ -56,9 +55,8 @@ pub(super) fn reproduce(
     if !args.checkers.is_empty() {
         settings.checkers = args.checkers.iter().map(|&n| n as usize).collect();
     }
-    let resumed = previous.is_some();
-    if let Some(previous) = previous {
-        continue_plan(&mut settings, previous, matches);
+    if let Some(previous) = resumed {
+        continue_plan(&mut settings, previous.clone(), matches);
     }
     check_rounds(&mut settings, reproduce::ROUNDS)?;
     check_precision_for(&settings)?;
@@ -74,11 +72,11 @@ pub(super) fn reproduce(
         PathBuf::from(format!("docs/{stem}{suffix}{shard}.{ext}"))
     };
     // A resumed plan's files are the ones it recorded (`open_results` fills them in).
-    let whole = args.schedule.shard.is_none() && !resumed;
+    let whole = args.schedule.shard.is_none() && resumed.is_none();
     let json = args
         .json
         .clone()
-        .or_else(|| (!resumed).then(|| default("results", "json")));
+        .or_else(|| resumed.is_none().then(|| default("results", "json")));
     let markdown = args
         .markdown
         .clone()
