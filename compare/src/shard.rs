@@ -19,22 +19,21 @@ pub use crate::results::shards::{CellShare, Shard, ShardRecord};
 use crate::results::{Results, Settings};
 
 /// Median wall seconds of one `slice-nohuge` run of the checker workload on this project's
-/// 2-core machine: docs/results.json (`compare reproduce`, 40 rounds, revision 847760f).
-/// `synthetic` is the bake-off's own figure (about 1.3 s a run while neighbours compile).
-/// `playwright` is its source tree since issue 39: one run each (hybrid@8, `checker` alone
-/// while neighbours compiled, revision f10cb54) until the matrix is measured again.
+/// 2-core machine: docs/results.json (`compare reproduce --seed 2071`, 40 rounds, revision
+/// 805347e, playwright from its source tree). `synthetic` is the bake-off's own figure (about
+/// 1.3 s a run while neighbours compile).
 const CHECKER_RUN_S: Figures = &[
     ("synthetic", 1, 1.3),
-    ("trpc", 1, 0.251),
-    ("trpc", 8, 0.210),
-    ("excalidraw", 1, 1.243),
-    ("excalidraw", 8, 1.994),
-    ("typeorm", 1, 0.769),
-    ("typeorm", 8, 0.616),
-    ("playwright", 1, 11.0),
-    ("playwright", 8, 10.2),
-    ("typescript", 1, 1.439),
-    ("typescript", 8, 1.206),
+    ("trpc", 1, 0.204),
+    ("trpc", 8, 0.200),
+    ("excalidraw", 1, 1.077),
+    ("excalidraw", 8, 1.841),
+    ("typeorm", 1, 0.715),
+    ("typeorm", 8, 0.524),
+    ("playwright", 1, 2.020),
+    ("playwright", 8, 1.380),
+    ("typescript", 1, 1.258),
+    ("typescript", 8, 1.238),
 ];
 
 /// Seconds of one `slice-nohuge` run of the tsc workload (one program, N checkers taking
